@@ -1,0 +1,33 @@
+# The README's two commands: `make play` and `make test`. Both create .venv when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint bench check clean install
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/gibson play
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+check: $(STAMP)
+	$(BIN)/gibson check ../shared/vectors/*.yaml tests/vectors/*.yaml
+
+bench: $(STAMP)
+	$(BIN)/gibson bench tri-tactics
+
+clean:
+	rm -rf $(VENV) build *.egg-info
