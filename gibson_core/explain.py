@@ -1,0 +1,88 @@
+"""Why a move is illegal, in words a player understands (used by ``GameState.play``)."""
+
+from __future__ import annotations
+
+from .errors import NotationError
+from .moves import MOVE, Move
+from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE
+
+
+def explain_illegal(state, move: Move) -> str:
+    """The first reason, in rule order, why ``move`` is not among the legal moves of ``state``."""
+    grid, variant = state.grid, state.variant
+    try:
+        o = grid.square(move.origin)
+        d = grid.square(move.dest) if move.dest else None
+        t = grid.square(move.target) if move.target else None
+    except NotationError as exc:
+        return str(exc)
+    pid = state.board[o]
+    if not pid:
+        return f"there is no piece on {move.origin}"
+    if state.owner[pid] != state.to_move:
+        return f"the piece on {move.origin} is {variant.players[state.owner[pid]]}'s and it is {state.player}'s turn"
+    ptype = state.type_of(pid)
+    name = ptype.name
+    if move.kind != MOVE:
+        if move.kind not in ptype.actions:
+            return f"a {name} cannot {move.kind}"
+        return f"the {name} on {move.origin} cannot {move.kind} here"
+    kind = ptype.movement.kind
+    if kind == IMMOBILE:
+        return f"a {name} never moves"
+    if d == o:
+        return "a piece must move to another square"
+    df, dr = abs(o % grid.files - d % grid.files), abs(o // grid.files - d // grid.files)
+    if kind == DIAGONAL and not (df == 1 and dr == 1):
+        return f"a {name} moves one square diagonally only"
+    if kind != DIAGONAL and df and dr:
+        return f"a {name} cannot move diagonally"
+    distance = df + dr
+    if kind == JUMP and distance != ptype.movement.distance:
+        return f"a {name} always moves exactly {ptype.movement.distance} squares in a straight line"
+    if kind not in (SLIDE, JUMP) and distance > 1 and kind != DIAGONAL:
+        return f"a {name} moves one square at a time"
+    if state.board[d]:
+        return f"{move.dest} is occupied"
+    kind_d = variant.kind_of(d)
+    if not kind_d.passable:
+        return f"no piece may enter the {kind_d.name} on {move.dest}"
+    if ptype.confined_to and d not in variant.zone(ptype.confined_to, state.player):
+        return f"a {name} may not leave its {ptype.confined_to.replace('-', ' ')}"
+    if kind == SLIDE and distance > 1:
+        step = 1 if (d - o) > 0 else -1
+        stride = 1 if dr == 0 else grid.files
+        sq = o
+        while sq != d:
+            nxt = sq + step * stride
+            if grid.wall_between(sq, nxt):
+                return f"a wall blocks the way from {grid.name(sq)} to {grid.name(nxt)}"
+            if nxt != d and state.board[nxt]:
+                return f"the way to {move.dest} is blocked at {grid.name(nxt)}"
+            if not variant.kind_of(nxt).passable:
+                return f"the way to {move.dest} crosses the {variant.kind_of(nxt).name} at {grid.name(nxt)}"
+            sq = nxt
+        if ptype.movement.long_needs_attack and t is None:
+            return f"a {name} may move more than one square only when it then attacks"
+    if kind in (DIAGONAL,) or distance == 1:
+        if grid.wall_between(o, d):
+            return f"a wall blocks the way from {move.origin} to {move.dest}"
+    if t is not None:
+        if not ptype.can_attack:
+            return f"a {name} never attacks"
+        target = state.board[t]
+        if not target:
+            return f"there is no piece on {move.target} to attack"
+        if state.owner[target] == state.to_move:
+            return f"the piece on {move.target} is your own"
+        around = grid.diag[d] if ptype.attack == "diagonal" else grid.orth[d]
+        if t not in around:
+            pattern = "diagonally" if ptype.attack == "diagonal" else "orthogonally"
+            return f"{move.target} is not {pattern} adjacent to {move.dest}" + (
+                " across no wall" if grid.walls else "")
+        wins = variant.win_arrive[state.to_move].get(d)
+        if wins and state._arrival_wins(pid, o, d, wins):
+            return f"moving to {move.dest} wins the game, and a winning move cannot carry an attack"
+    elif variant.compulsory_attack:
+        return f"attacking is compulsory: the {name} must attack from {move.dest}"
+    return f"{move} is not a legal move of the {name} in this position (a variant rule forbids it)"

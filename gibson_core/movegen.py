@@ -1,0 +1,106 @@
+"""Move tables compiled once per variant: for every piece movement and every origin square, the
+destinations with their ready-made Move objects and the attack Moves from each destination.
+
+Generating legal moves is then a walk over these tables with occupancy checks; no Move is built and
+no hook is called per square.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from .moves import Move
+from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+
+RULE_HOOKS = ("gibson_init_state", "gibson_extra_moves", "gibson_filter_moves", "gibson_on_arrival",
+              "gibson_after_move", "gibson_game_result", "gibson_no_legal_moves", "gibson_resolve_combat",
+              "gibson_on_removed", "gibson_apply_action", "gibson_vector_setup", "gibson_vector_expect")
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class MoveTables:
+    """Per-variant tables: ``by_type[t] = (kind, table, can_attack, long_needs_attack)``, zone confinement,
+    path tracking for "arrive via a path" wins, and which rule hooks the variant implements."""
+
+    @classmethod
+    def for_variant(cls, variant) -> MoveTables:
+        tables = _CACHE.get(variant)
+        if tables is None:
+            tables = _CACHE[variant] = cls(variant)
+        return tables
+
+    def __init__(self, variant):
+        grid = variant.grid
+        names = grid.names
+        passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
+        interned: dict[tuple, Move] = {}
+
+        def move(o: int, d: int, a: int = -1) -> Move:
+            key = (o, d, a)
+            mv = interned.get(key)
+            if mv is None:
+                mv = interned[key] = Move(names[o], names[d], names[a] if a >= 0 else None)
+            return mv
+
+        def entry(o: int, d: int, attack_pattern: str) -> tuple:
+            around = grid.orth[d] if attack_pattern == "orthogonal" else grid.diag[d] if attack_pattern == "diagonal" else ()
+            return (d, move(o, d), tuple((a, move(o, d, a)) for a in around if a != o))
+
+        built: dict[tuple, tuple] = {}
+
+        def table(kind: str, distance: int, attack_pattern: str):
+            key = (kind, distance, attack_pattern)
+            if key in built:
+                return built[key]
+            rows = []
+            for o in range(grid.size):
+                if kind == STEP:
+                    dests = grid.orth[o]
+                elif kind == DIAGONAL:
+                    dests = grid.diag[o]
+                elif kind == JUMP:
+                    dests = tuple(j for df, dr in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                                  if (j := grid.offset(o, df * distance, dr * distance)) is not None)
+                else:  # SLIDE: rays, each cut at the first impassable square
+                    rays = []
+                    for ray in grid.rays[o]:
+                        cut = []
+                        for d in ray:
+                            if not passable[d]:
+                                break
+                            cut.append(entry(o, d, attack_pattern))
+                        rays.append(tuple(cut))
+                    rows.append(tuple(rays))
+                    continue
+                rows.append(tuple(entry(o, d, attack_pattern) for d in dests if passable[d]))
+            built[key] = tuple(rows)
+            return built[key]
+
+        self.by_type = tuple(
+            (t.movement.kind, None if t.movement.kind == IMMOBILE else table(t.movement.kind, t.movement.distance, t.attack),
+             t.can_attack, t.movement.long_needs_attack)
+            for t in variant.types
+        )
+        self.confined = tuple(
+            tuple(variant.zone(t.confined_to, player) if t.confined_to else None for t in variant.types)
+            for player in variant.players
+        )
+        self.path_ids: dict[tuple, int] = {}
+        self.path_entries: dict[tuple, int] = {}
+        self.path_inner: list[frozenset] = []
+        used = {path for wins in variant.win_arrive for entries in wins.values() for _t, path, _r in entries if path}
+        for path in sorted(used):
+            k = len(self.path_inner)
+            self.path_ids[path] = k
+            self.path_entries[(path[0], path[1])] = k
+            self.path_inner.append(frozenset(path[1:-1]))
+        pm = variant.plugin_manager
+        self.hooks_present = {
+            name: bool(pm is not None and hasattr(pm.hook, name) and getattr(pm.hook, name).get_hookimpls())
+            for name in RULE_HOOKS
+        }
+        self.move = move
+
+
+__all__ = ["MoveTables", "SLIDE", "STEP", "DIAGONAL", "JUMP", "IMMOBILE"]

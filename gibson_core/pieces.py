@@ -1,0 +1,80 @@
+"""Piece types (immutable, from a variant's data) and pieces as a player sees them."""
+
+from __future__ import annotations
+
+import attrs
+
+STEP = "step"  # one square orthogonally
+DIAGONAL = "diagonal"  # one square diagonally
+JUMP = "jump"  # exactly `distance` squares in a straight line, over anything (walls included)
+SLIDE = "slide"  # any number of squares in a straight line over empty squares
+IMMOBILE = "none"  # never moves
+MOVE_KINDS = (STEP, DIAGONAL, JUMP, SLIDE, IMMOBILE)
+ATTACK_PATTERNS = ("orthogonal", "diagonal", "none")
+
+
+@attrs.frozen
+class Movement:
+    """How a piece type moves: a kind, a jump distance, and whether a long slide must end in an attack."""
+
+    kind: str = STEP
+    distance: int = 2
+    long_needs_attack: bool = False
+
+
+@attrs.frozen
+class PieceType:
+    """One kind of piece as the variant's data defines it.
+
+    ``tags`` holds the id, the service and every tag the data gives (a selector such as ``Ship`` or
+    ``Infantry`` matches a type by tag). ``element`` is the native element (``land``, ``sea`` or None for
+    pieces that are never out of their element). ``value`` orders numbered pieces; ``number`` is the label
+    a value table uses to name the winner.
+    """
+
+    id: str
+    name: str
+    count: int
+    service: str = ""
+    element: str | None = None
+    tags: frozenset = frozenset()
+    value: float | None = None
+    number: int | None = None
+    movement: Movement = Movement()
+    attack: str = "orthogonal"
+    confined_to: str | None = None
+    effects: tuple = ()
+    actions: tuple = ()
+    color: str = "#888888"
+    description: str = ""
+
+    @property
+    def mobile(self) -> bool:
+        """False for pieces that never move (Mines, Balloons, Flags)."""
+        return self.movement.kind != IMMOBILE
+
+    @property
+    def can_attack(self) -> bool:
+        """False for pieces that never attack."""
+        return self.attack != "none"
+
+    @property
+    def label(self) -> str:
+        """Short label for boards: the id."""
+        return self.id
+
+
+@attrs.frozen
+class Piece:
+    """A piece as one player sees it: ``type`` is None when the piece is hidden from that player.
+
+    ``handle`` is a stable number for the piece, assigned from its starting square (never from its type),
+    so a player can follow an unknown enemy piece as it moves without learning anything hidden.
+    """
+
+    handle: int
+    owner: str
+    square: str
+    type: str | None
+    revealed: bool = False
+    moved: bool = False

@@ -1,0 +1,501 @@
+"""The game state: position, side to move, history; legal moves from compiled tables; push/pop undo.
+
+``play(move)`` validates and raises :class:`IllegalMoveError` naming the move and the reason; ``push(move)``
+is the unchecked fast path for search, and ``pop()`` restores the exact previous state from a snapshot.
+Hidden ranks live here and leave only through :func:`gibson_core.observe.observe`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from . import events as ev
+from .combat import ATTACKER, DEFENDER, Outcome
+from .errors import IllegalMoveError, SetupError
+from .movegen import MoveTables
+from .moves import MOVE, Move
+from .pieces import SLIDE, Piece
+from .variant import Variant
+
+
+@attrs.frozen
+class Result:
+    """How a game ended: ``winner`` is a player name or ``"draw"``."""
+
+    winner: str
+    reason: str
+
+
+class GameState:
+    """One game in progress. Pieces are numbered 1..N by owner then starting square (never by type)."""
+
+    def __init__(self, variant: Variant, placements: Iterable[tuple[str, str, str]], to_move: str | None = None,
+                 tokens: Mapping | None = None):
+        """``placements``: (player, square name, piece id) triples. ``to_move`` defaults to the first player."""
+        self.variant = variant
+        grid = variant.grid
+        self.grid = grid
+        self.tables: MoveTables = MoveTables.for_variant(variant)
+        rows = []
+        for player, square, type_id in placements:
+            p = variant.player_index(player)
+            sq = grid.square(square)
+            if type_id not in variant.type_index:
+                raise SetupError(f"{variant.name} has no piece {type_id!r} (at {square})")
+            rows.append((p, sq, variant.type_index[type_id]))
+        rows.sort()
+        self.board = [0] * grid.size
+        self.owner = [-1]
+        self.ptype = [-1]
+        self.square = [-1]
+        self.pids: tuple = ([], [])
+        for p, sq, t in rows:
+            if self.board[sq]:
+                raise SetupError(f"two pieces on {grid.name(sq)}")
+            pid = len(self.owner)
+            self.owner.append(p)
+            self.ptype.append(t)
+            self.square.append(sq)
+            self.board[sq] = pid
+            self.pids[p].append(pid)
+        self.pids = (tuple(self.pids[0]), tuple(self.pids[1]))
+        n = len(self.owner)
+        self.revealed = [False] * n
+        self.moved = [False] * n
+        self.track = [-1] * n
+        self.tokens: dict = dict(tokens or {})
+        self.to_move = variant.player_index(to_move) if to_move else 0
+        self.ply = 0
+        self.result: Result | None = None
+        self.history: list[tuple[Move, tuple]] = []
+        self._stack: list[tuple] = []
+        self._legal: list[Move] | None = None
+        self._hooks = variant.plugin_manager.hook if variant.plugin_manager else None
+        self._has = self.tables.hooks_present
+        self._losers: set[int] = set()
+        self._loss_reason: dict[int, str] = {}
+        self._removed_this_move = False
+        self.last_outcome: Outcome | None = None
+
+    # ------------------------------------------------------------------------------------------------
+    # Construction helpers
+    # ------------------------------------------------------------------------------------------------
+    @classmethod
+    def from_setups(cls, variant: Variant, setups: Mapping[str, Mapping[str, str]], first: str | None = None,
+                    tokens: Mapping | None = None) -> GameState:
+        """A new game from each player's set-up (``{square: piece id}``); each set-up is validated."""
+        from .setup import validate_setup
+
+        placements = []
+        for player in variant.players:
+            if player not in setups:
+                raise SetupError(f"no set-up for {player}")
+            validate_setup(variant, player, setups[player])
+            placements += [(player, sq, t) for sq, t in setups[player].items()]
+        state = cls(variant, placements, first, tokens)
+        state._initial_tokens()
+        return state
+
+    @classmethod
+    def from_position(cls, variant: Variant, position: Mapping[str, str], to_move: str | None = None,
+                      tokens: Mapping | None = None) -> GameState:
+        """A state from ``{square: "<player> <piece id>"}`` (any subset, set-up rules not checked)."""
+        placements = []
+        for square, text in position.items():
+            parts = str(text).split()
+            if len(parts) != 2:
+                raise SetupError(f"{square}: expected '<player> <piece id>', got {text!r}")
+            placements.append((parts[0], square, parts[1]))
+        state = cls(variant, placements, to_move, tokens)
+        state._initial_tokens()
+        return state
+
+    def _initial_tokens(self) -> None:
+        if self._has.get("gibson_init_state"):
+            self._hooks.gibson_init_state(state=self)
+
+    def copy(self) -> GameState:
+        """An independent copy (history included, undo stack not)."""
+        other = object.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other.board = self.board[:]
+        other.square = self.square[:]
+        other.revealed = self.revealed[:]
+        other.moved = self.moved[:]
+        other.track = self.track[:]
+        other.tokens = dict(self.tokens)
+        other.history = list(self.history)
+        other._stack = []
+        other._legal = None
+        return other
+
+    # ------------------------------------------------------------------------------------------------
+    # Reading the position
+    # ------------------------------------------------------------------------------------------------
+    @property
+    def player(self) -> str:
+        """The name of the side to move."""
+        return self.variant.players[self.to_move]
+
+    def piece_at(self, square: str | int) -> Piece | None:
+        """The full truth about a square (hidden types included): for the engine, tests and tools only."""
+        sq = self.grid.square(square) if isinstance(square, str) else square
+        pid = self.board[sq]
+        return self._piece(pid) if pid else None
+
+    def _piece(self, pid: int, type_known: bool = True) -> Piece:
+        sq = self.square[pid]
+        return Piece(
+            handle=pid, owner=self.variant.players[self.owner[pid]],
+            square=self.grid.names[sq] if sq >= 0 else "",
+            type=self.variant.types[self.ptype[pid]].id if type_known else None,
+            revealed=self.revealed[pid], moved=self.moved[pid],
+        )
+
+    def position(self) -> dict[str, str]:
+        """``{square: "<player> <piece id>"}`` for every piece on the board (the full truth)."""
+        names, players, types = self.grid.names, self.variant.players, self.variant.types
+        return {names[sq]: f"{players[self.owner[pid]]} {types[self.ptype[pid]].id}"
+                for sq, pid in enumerate(self.board) if pid}
+
+    def alive(self, player: int) -> list[int]:
+        """Piece numbers of a player still on the board."""
+        sq = self.square
+        return [pid for pid in self.pids[player] if sq[pid] >= 0]
+
+    def type_of(self, pid: int):
+        """The PieceType of a piece number."""
+        return self.variant.types[self.ptype[pid]]
+
+    def describe(self) -> str:
+        """A one-line summary for error messages."""
+        return f"{self.variant.name}, ply {self.ply}, {self.player} to move"
+
+    # ------------------------------------------------------------------------------------------------
+    # Legal moves
+    # ------------------------------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move and action of the side to move (empty once the game is over). Cached per ply."""
+        if self._legal is None:
+            self._legal = [] if self.result is not None else self._generate(self.to_move)
+        return self._legal
+
+    def _generate(self, me: int) -> list[Move]:
+        tables = self.tables
+        board, owner, ptype, square = self.board, self.owner, self.ptype, self.square
+        by_type = tables.by_type
+        confined = tables.confined[me]
+        wins = self.variant.win_arrive[me]
+        compulsory = self.variant.compulsory_attack
+        out: list[Move] = []
+        append = out.append
+        for pid in self.pids[me]:
+            o = square[pid]
+            if o < 0:
+                continue
+            t = ptype[pid]
+            kind, table, can_attack, long_attack_only = by_type[t]
+            if table is None:
+                continue
+            allowed = confined[t]
+            if kind == SLIDE:
+                for ray in table[o]:
+                    for step, (d, plain, attacks) in enumerate(ray):
+                        if board[d]:
+                            break
+                        if allowed is not None and d not in allowed:
+                            break
+                        targets = [mv for a, mv in attacks if board[a] and owner[board[a]] != me] if can_attack else ()
+                        if d in wins and self._arrival_wins(pid, o, d, wins[d]):
+                            append(plain)
+                            continue
+                        if not (targets and compulsory) and (step == 0 or not long_attack_only):
+                            append(plain)
+                        out.extend(targets)
+                continue
+            for d, plain, attacks in table[o]:
+                if board[d] or (allowed is not None and d not in allowed):
+                    continue
+                if d in wins and self._arrival_wins(pid, o, d, wins[d]):
+                    append(plain)
+                    continue
+                if can_attack:
+                    n = len(out)
+                    for a, mv in attacks:
+                        q = board[a]
+                        if q and owner[q] != me:
+                            append(mv)
+                    if compulsory and len(out) > n:
+                        continue
+                append(plain)
+        if self._has.get("gibson_extra_moves"):
+            for extra in self._hooks.gibson_extra_moves(state=self, player=me):
+                out.extend(extra)
+        if self._has.get("gibson_filter_moves"):
+            out = self._hooks.gibson_filter_moves(state=self, player=me, moves=out)
+        return out
+
+    def _arrival_wins(self, pid: int, o: int, d: int, entries) -> bool:
+        t = self.ptype[pid]
+        for types, path, _reason in entries:
+            if t in types and (path is None or (o == path[-2] and self.track[pid] == self.tables.path_ids[path])):
+                return True
+        return False
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``move`` is among the legal moves."""
+        return move in set(self.legal_moves())
+
+    # ------------------------------------------------------------------------------------------------
+    # Making moves
+    # ------------------------------------------------------------------------------------------------
+    def play(self, move: Move | str) -> tuple:
+        """Validate and make a move; returns its events. Raises IllegalMoveError (state unchanged)."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.result is not None:
+            raise IllegalMoveError(str(move), f"the game is over ({self.result.winner}: {self.result.reason})",
+                                   self.describe())
+        if move not in set(self.legal_moves()):
+            raise IllegalMoveError(str(move), self.explain_illegal(move), self.describe())
+        self.push(move)
+        return self.history[-1][1]
+
+    def explain_illegal(self, move: Move) -> str:
+        """Why a move is not legal here, in words."""
+        from .explain import explain_illegal
+
+        return explain_illegal(self, move)
+
+    def push(self, move: Move) -> None:
+        """Make a move without checking it (the fast path for search and replay of trusted moves)."""
+        self._stack.append((self.board[:], self.square[:], self.revealed[:], self.moved[:], self.track[:],
+                            dict(self.tokens), self.to_move, self.ply, self.result, len(self.history)))
+        self._legal = None
+        events: list = []
+        self._losers = set()
+        self._loss_reason = {}
+        self._removed_this_move = False
+        me = self.to_move
+        if move.kind == MOVE:
+            self._apply_move(move, me, events)
+        else:
+            self._hooks.gibson_apply_action(state=self, move=move, events=events)
+        if self.result is None:
+            self._end_of_move(move, me, events)
+        self.ply += 1
+        self.to_move = 1 - me
+        if self.result is None and self.variant.ply_limit and self.ply >= self.variant.ply_limit:
+            self._finish("draw", f"ply limit of {self.variant.ply_limit} reached", events)
+        self.history.append((move, tuple(events)))
+
+    def pop(self) -> Move:
+        """Undo the last pushed move, restoring the exact previous state; returns that move."""
+        (self.board, self.square, self.revealed, self.moved, self.track, self.tokens, self.to_move, self.ply,
+         self.result, n) = self._stack.pop()
+        move = self.history[n][0]
+        del self.history[n:]
+        self._legal = None
+        return move
+
+    def _apply_move(self, move: Move, me: int, events: list) -> None:
+        index = self.grid.index
+        o, d = index[move.origin], index[move.dest]
+        pid = self.board[o]
+        board = self.board
+        board[o] = 0
+        board[d] = pid
+        self.square[pid] = d
+        self.moved[pid] = True
+        events.append(ev.Moved(self.variant.players[me], move.origin, move.dest, pid))
+        wins = self.variant.win_arrive[me].get(d)
+        if wins and self._arrival_wins(pid, o, d, wins):
+            self._update_track(pid, o, d)
+            reason = next(r for types, _p, r in wins if self.ptype[pid] in types)
+            self._finish(self.variant.players[me], reason.format(piece=self.type_of(pid).name), events)
+            return
+        self._update_track(pid, o, d)
+        if self._has.get("gibson_on_arrival"):
+            self._hooks.gibson_on_arrival(state=self, pid=pid, square=d, events=events)
+        if move.target is not None and self.square[pid] == d and self.result is None:
+            target = board[index[move.target]]
+            if target:
+                self.fight(pid, target, events)
+
+    def _update_track(self, pid: int, o: int, d: int) -> None:
+        tables = self.tables
+        if not tables.path_entries:
+            return
+        k = self.track[pid]
+        if k >= 0 and not (o in tables.path_inner[k] and d in tables.path_inner[k]):
+            k = -1
+        entry = tables.path_entries.get((o, d))
+        self.track[pid] = entry if entry is not None else k
+
+    def _end_of_move(self, move: Move, me: int, events: list) -> None:
+        moved_pid = self.board[self.grid.index[move.dest]] if move.kind == MOVE and move.dest else 0
+        for sq in self.variant.transit_squares:
+            q = self.board[sq]
+            if q and self.owner[q] == me and q != moved_pid:
+                name = self.variant.kind_of(sq).name
+                self.remove(q, f"{self.type_of(q).name} forfeit: it stayed on the {name}", events)
+        if self._has.get("gibson_after_move"):
+            self._hooks.gibson_after_move(state=self, move=move, events=events)
+        if self.result is None:
+            self._check_endings(events)
+
+    def _check_endings(self, events: list) -> None:
+        v = self.variant
+        players = v.players
+        losers = set(self._losers)
+        if v.lose_when_only_left:
+            for p in (0, 1):
+                if all(self.ptype[q] in v.lose_when_only_left for q in self.alive(p)):
+                    losers.add(p)
+        if losers:
+            if len(losers) == 2:
+                self._finish("draw", "both sides lost at once", events)
+            else:
+                (loser,) = losers
+                self._finish(players[1 - loser], self._loss_reason.get(loser, f"{players[loser]} is beaten"), events)
+            return
+        if v.draw_when_none_left and self._removed_this_move:
+            if not any(self.ptype[q] in v.draw_when_none_left for p in (0, 1) for q in self.alive(p)):
+                names = ", ".join(sorted({v.types[t].name for t in v.draw_when_none_left}))
+                self._finish("draw", f"neither side has any of: {names}", events)
+        if self.result is None and self._has.get("gibson_game_result"):
+            res = self._hooks.gibson_game_result(state=self)
+            if res is not None:
+                self._finish(res[0], res[1], events)
+
+    def _finish(self, winner: str, reason: str, events: list) -> None:
+        self.result = Result(winner, reason)
+        events.append(ev.GameOver(winner, reason))
+
+    # ------------------------------------------------------------------------------------------------
+    # Effects used by the core and by rule plugins
+    # ------------------------------------------------------------------------------------------------
+    def remove(self, pid: int, reason: str, events: list, public: bool | None = None) -> None:
+        """Take a piece off the board, recording why; a vital piece's loss decides the game at move end."""
+        sq = self.square[pid]
+        if sq < 0:
+            return
+        self.board[sq] = 0
+        self.square[pid] = -1
+        t = self.variant.types[self.ptype[pid]]
+        pub = self.revealed[pid] if public is None else public
+        events.append(ev.Removed(self.grid.names[sq], self.variant.players[self.owner[pid]], t.id, pid, reason, pub))
+        self._removed_this_move = True
+        if self.ptype[pid] in self.variant.lose_when_removed:
+            self._losers.add(self.owner[pid])
+            self._loss_reason[self.owner[pid]] = f"{t.name} lost: {reason}"
+        if self._has.get("gibson_on_removed"):
+            self._hooks.gibson_on_removed(state=self, pid=pid, square=sq, events=events)
+
+    def reveal(self, pid: int, events: list, reason: str = "") -> None:
+        """Make a piece's type known to both players for the rest of the game."""
+        if not self.revealed[pid]:
+            self.revealed[pid] = True
+            events.append(ev.Revealed(self.grid.names[self.square[pid]], self.variant.players[self.owner[pid]],
+                                      self.variant.types[self.ptype[pid]].id, pid, reason))
+
+    def resolve(self, attacker: int, defender: int) -> Outcome:
+        """The outcome of ``attacker`` attacking ``defender`` where they stand (does not change the state)."""
+        if self._has.get("gibson_resolve_combat"):
+            outcome = self._hooks.gibson_resolve_combat(state=self, attacker=attacker, defender=defender)
+            if outcome is not None:
+                return outcome
+        rules, base = self.variant.combat_cells[self.ptype[attacker]][self.ptype[defender]]
+        for rule in rules:
+            if all(self._condition(c, rule.first, attacker, defender) for c in rule.conditions):
+                return rule.outcome
+        return base
+
+    def _condition(self, cond: tuple, first: str, attacker: int, defender: int) -> bool:
+        elements = self.variant.elements
+        a_sq, d_sq = self.square[attacker], self.square[defender]
+        ea, ed = elements[self.ptype[attacker]][a_sq], elements[self.ptype[defender]][d_sq]
+        head = cond[0]
+        if head == "across-coast":
+            return ea != ed
+        if head == "same-element":
+            return ea == ed
+        if head == "both-sea":
+            return ea == ed == "sea"
+        if head == "both-land":
+            return ea == ed == "land"
+        role = cond[1]
+        if role in ("first", "second"):
+            role = first if role == "first" else (DEFENDER if first == ATTACKER else ATTACKER)
+        pid = attacker if role == ATTACKER else defender
+        sq = a_sq if role == ATTACKER else d_sq
+        if head == "out":
+            native = self.type_of(pid).element
+            return native is not None and (ea if role == ATTACKER else ed) != native
+        whose, name = cond[2], cond[3]
+        if name in self.variant.kinds:
+            return self.variant.cell_kind[sq] == name
+        zone = self.variant.zones.get(name, {})
+        players = self.variant.players
+        if whose == "own":
+            return sq in zone.get(players[self.owner[pid]], ())
+        if whose == "enemy":
+            return sq in zone.get(players[1 - self.owner[pid]], ())
+        return any(sq in sqs for sqs in zone.values())
+
+    def fight(self, attacker: int, defender: int, events: list) -> Outcome:
+        """Resolve an attack and apply it: both revealed, losers removed, a driven-back piece moved."""
+        ta, td = self.type_of(attacker), self.type_of(defender)
+        players = self.variant.players
+        events.append(ev.Attacked(players[self.owner[attacker]], self.grid.names[self.square[attacker]],
+                                  self.grid.names[self.square[defender]], ta.id, td.id))
+        self.reveal(attacker, events, "combat")
+        self.reveal(defender, events, "combat")
+        outcome = self.resolve(attacker, defender)
+        for role in outcome.removed:
+            self.remove(attacker if role == ATTACKER else defender, outcome.reason, events)
+        if outcome.retreat:
+            self.drive_back(attacker if outcome.retreat == ATTACKER else defender, outcome.reason, events)
+        self.last_outcome = outcome
+        return outcome
+
+    def drive_back(self, pid: int, reason: str, events: list) -> None:
+        """Move a piece one square straight towards its own back rank if that square is empty and on the board."""
+        sq = self.square[pid]
+        step = -1 if self.owner[pid] == 0 else 1
+        dest = self.grid.offset(sq, 0, step)
+        if dest is None or self.board[dest]:
+            return
+        self.board[sq] = 0
+        self.board[dest] = pid
+        self.square[pid] = dest
+        events.append(ev.Retreated(self.grid.names[sq], self.grid.names[dest], pid, reason))
+
+    # ------------------------------------------------------------------------------------------------
+    # Ending
+    # ------------------------------------------------------------------------------------------------
+    def outcome(self) -> Result | None:
+        """The result, including the loss of a side to move that has no legal move (checked lazily)."""
+        if self.result is None and not self.legal_moves():
+            me = self.to_move
+            res = None
+            if self._has.get("gibson_no_legal_moves"):
+                res = self._hooks.gibson_no_legal_moves(state=self, player=me)
+            winner, reason = res or (self.variant.players[1 - me], f"{self.player} has no legal move")
+            self.result = Result(winner, reason)
+            if self.history:
+                move, evs = self.history[-1]
+                self.history[-1] = (move, evs + (ev.GameOver(winner, reason),))
+        return self.result
+
+    def random_move(self, rng: random.Random) -> Move | None:
+        """A uniformly random legal move, or None when there is none."""
+        moves = self.legal_moves()
+        return rng.choice(moves) if moves else None
+
+    def __repr__(self) -> str:
+        return f"<GameState {self.describe()}, {sum(1 for p in self.board if p)} pieces>"
+

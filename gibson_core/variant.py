@@ -1,0 +1,635 @@
+"""Variants: read a game's YAML, validate every key (errors name file, key path and line), and compile it
+into immutable rule tables the engine uses directly (neighbours, elements, combat cells, win squares).
+
+A plugin registers a :class:`VariantSpec`; :func:`load_variant` turns it, with options, into a
+:class:`Variant`.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from . import combat
+from .errors import NotationError, Problem, VariantError
+from .grid import Grid
+from .pieces import ATTACK_PATTERNS, MOVE_KINDS, Movement, PieceType
+from .terrain import TerrainKind
+from .yamlfile import YamlDoc, format_path, read_yaml
+
+OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
+
+
+@attrs.frozen
+class VariantSpec:
+    """What a plugin registers: the variant's name, its YAML file and the object holding its rule hooks."""
+
+    name: str
+    path: Path = attrs.field(converter=Path)
+    hooks: Any = None
+    description: str = ""
+
+
+def deep_merge(base: Any, over: Any) -> Any:
+    """Merge ``over`` into a copy of ``base``: mappings merge key by key, anything else is replaced."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = deep_merge(base[key], value) if key in base else copy.deepcopy(value)
+        return out
+    return copy.deepcopy(over)
+
+
+class _Checker:
+    """Collects problems against one YAML document instead of stopping at the first."""
+
+    def __init__(self, doc: YamlDoc):
+        self.doc = doc
+        self.problems: list[Problem] = []
+
+    def add(self, path: tuple, message: str) -> None:
+        self.problems.append(self.doc.problem(path, message))
+
+    def need(self, data: dict, key: str, path: tuple, kind: type | tuple, what: str) -> Any:
+        """The value at ``key``; records a problem and returns None if it is missing or of a wrong type."""
+        if not isinstance(data, dict):
+            self.add(path, f"expected a mapping, got {type(data).__name__}")
+            return None
+        if key not in data:
+            self.add(path, f"missing key '{key}' ({what})")
+            return None
+        return self.typed(data[key], path + (key,), kind, what)
+
+    def typed(self, value: Any, path: tuple, kind: type | tuple, what: str) -> Any:
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            ok = False
+        else:
+            ok = isinstance(value, kinds)
+        if not ok:
+            names = " or ".join(k.__name__ for k in kinds)
+            self.add(path, f"expected {names} ({what}), got {type(value).__name__} {value!r}")
+            return None
+        return value
+
+
+@attrs.frozen(eq=False)
+class Variant:
+    """A compiled variant: everything the engine needs, in flat tables, plus the data it came from."""
+
+    name: str
+    title: str
+    description: str
+    players: tuple
+    grid: Grid
+    kinds: dict  # terrain id -> TerrainKind
+    cell_kind: tuple  # square -> terrain id
+    zones: dict  # zone -> {player: frozenset(squares)}
+    paths: dict  # path name -> {player: tuple(squares)}
+    types: tuple  # PieceType, by type index
+    type_index: dict  # id -> type index
+    setup_squares: dict  # player -> tuple(squares)
+    combat_cells: tuple  # [attacker type][defender type] -> (tuple(CompiledRule), Outcome)
+    elements: tuple  # [type][square] -> element under that type
+    win_arrive: tuple  # [player] -> {square: ((frozenset types, path tuple | None, reason), ...)}
+    lose_when_removed: frozenset
+    lose_when_only_left: frozenset
+    draw_when_none_left: frozenset
+    transit_squares: frozenset
+    compulsory_attack: bool
+    ply_limit: int
+    options: dict  # resolved option values
+    option_specs: dict  # option name -> its data
+    data: dict  # the merged, validated data (render colours, overlays, services...)
+    source: str
+    plugin_manager: Any = None
+    spec: VariantSpec | None = None
+
+    # -- convenience -------------------------------------------------------------------------------
+    def type_of(self, type_id: str) -> PieceType:
+        """The PieceType with this id (KeyError names the id)."""
+        try:
+            return self.types[self.type_index[type_id]]
+        except KeyError:
+            raise KeyError(f"{self.name} has no piece type {type_id!r}") from None
+
+    def player_index(self, player: str) -> int:
+        """0 or 1 for a player name; ValueError for anything else."""
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise ValueError(f"{player!r} is not a player of {self.name} (players: {', '.join(self.players)})") from None
+
+    def kind_of(self, sq: int) -> TerrainKind:
+        """The terrain kind of a square."""
+        return self.kinds[self.cell_kind[sq]]
+
+    def zone(self, name: str, player: str) -> frozenset:
+        """The squares of a player's zone (empty when the variant has no such zone)."""
+        return self.zones.get(name, {}).get(player, frozenset())
+
+    @property
+    def piece_count(self) -> int:
+        """Pieces a side."""
+        return sum(t.count for t in self.types)
+
+    def summary(self) -> str:
+        """One line: name, board, pieces and options."""
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return (f"{self.name}: {self.title}, {self.grid.files}x{self.grid.ranks} board, {len(self.types)} piece "
+                f"types, {self.piece_count} pieces a side" + (f"; options: {opts}" if opts else ""))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Compilation
+# ---------------------------------------------------------------------------------------------------
+
+_VALUE_SELECTOR = re.compile(r"^value\s*(>=|<=|>|<|==)\s*(\d+(?:\.\d+)?)$")
+
+
+def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec | None = None) -> Variant:
+    """Validate a variant document and compile it; raises VariantError listing every problem."""
+    chk = _Checker(doc)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise VariantError(doc.problem((), "a variant file is a mapping of keys (name, board, pieces, ...)"))
+    data, values = _apply_options(chk, data, options or {})
+    variant = _compile(chk, data, values)
+    if chk.problems:
+        raise VariantError(chk.problems)
+    if spec is not None:
+        variant = attrs.evolve(variant, spec=spec)
+    return variant
+
+
+def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]:
+    specs = data.get("options") or {}
+    if not isinstance(specs, dict):
+        chk.add(("options",), "expected a mapping of option names")
+        specs = {}
+    values = {}
+    for name, spec in specs.items():
+        if not isinstance(spec, dict):
+            chk.add(("options", name), "expected a mapping with description and default")
+            continue
+        for key in spec:
+            if key not in OPTION_KEYS:
+                chk.add(("options", name, key), f"unknown option key '{key}' (known: {', '.join(sorted(OPTION_KEYS))})")
+        if "default" not in spec:
+            chk.add(("options", name), "missing key 'default'")
+        values[name] = spec.get("default")
+    for name, value in chosen.items():
+        if name not in specs:
+            known = ", ".join(specs) or "none"
+            raise VariantError(Problem(chk.doc.file, f"options.{name}", None,
+                                       f"unknown option {name!r} for {data.get('name')} (options: {known})"))
+        values[name] = value
+    merged = data
+    for name, value in values.items():
+        over = specs[name].get("overrides") if isinstance(specs[name], dict) else None
+        if value and over:
+            merged = deep_merge(merged, over)
+    return merged, values
+
+
+def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
+    name = chk.need(data, "name", (), str, "the variant's registered name") or "?"
+    title = data.get("title", name)
+    description = data.get("description", "")
+    players = chk.need(data, "players", (), list, "the two player names") or ["blue", "red"]
+    if len(players) != 2 or not all(isinstance(p, str) for p in players):
+        chk.add(("players",), f"expected two player names, got {players!r}")
+        players = ["blue", "red"]
+    players = tuple(players)
+
+    grid, cell_kind, kinds = _compile_board(chk, data)
+    zones = _compile_zones(chk, data, grid, players)
+    paths = _compile_paths(chk, data, grid, players)
+    types, type_index = _compile_pieces(chk, data, zones)
+    selector = _Selector(chk, types, type_index)
+    setup_squares = _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types)
+    combat_cells = _compile_combat(chk, data, types, type_index, selector, kinds, zones)
+    elements = tuple(
+        tuple(kinds[cell_kind[sq]].element_under(t.tags) if cell_kind[sq] in kinds else None for sq in range(grid.size))
+        for t in types
+    )
+    win_arrive = _compile_wins(chk, data, players, zones, paths, selector)
+    lists = {}
+    for key in ("lose_when_removed", "lose_when_only_left", "draw_when_none_left"):
+        spec = data.get(key)
+        lists[key] = selector.select(spec, (key,)) if spec else frozenset()
+    transit = frozenset(sq for sq in range(grid.size) if kinds.get(cell_kind[sq]) and kinds[cell_kind[sq]].transit)
+    if not data.get("transit_forfeit"):
+        transit = frozenset()
+    ply_limit = option_values.get("ply-limit") or 0
+    if not isinstance(ply_limit, int):
+        chk.add(("options", "ply-limit"), f"expected a whole number of plies, got {ply_limit!r}")
+        ply_limit = 0
+    return Variant(
+        name=name, title=title, description=description, players=players, grid=grid, kinds=kinds,
+        cell_kind=cell_kind, zones=zones, paths=paths, types=types, type_index=type_index,
+        setup_squares=setup_squares, combat_cells=combat_cells, elements=elements, win_arrive=win_arrive,
+        lose_when_removed=lists["lose_when_removed"], lose_when_only_left=lists["lose_when_only_left"],
+        draw_when_none_left=lists["draw_when_none_left"], transit_squares=transit,
+        compulsory_attack=bool(data.get("compulsory_attack", False)), ply_limit=ply_limit,
+        options=dict(option_values), option_specs=dict(data.get("options") or {}), data=data, source=chk.doc.file,
+    )
+
+
+def _squares(chk: _Checker, grid: Grid | None, spec: Any, path: tuple) -> list[int]:
+    if grid is None:
+        return []
+    try:
+        return grid.squares(spec)
+    except NotationError as exc:
+        chk.add(path, str(exc))
+        return []
+
+
+def _compile_board(chk: _Checker, data: dict):
+    board = chk.need(data, "board", (), dict, "board size and cells") or {}
+    files = chk.need(board, "files", ("board",), int, "number of files") or 8
+    ranks = chk.need(board, "ranks", ("board",), int, "number of ranks") or 8
+    try:
+        plain = Grid(files, ranks)
+    except ValueError as exc:
+        chk.add(("board",), str(exc))
+        plain = Grid(8, 8)
+    walls = set()
+    for i, edge in enumerate(board.get("walls") or []):
+        path = ("board", "walls", i)
+        if not (isinstance(edge, list) and len(edge) == 2):
+            chk.add(path, f"a wall edge is a pair of adjacent squares, like [a3, b3], got {edge!r}")
+            continue
+        sqs = [s for e in edge for s in _squares(chk, plain, e, path)]
+        if len(sqs) == 2:
+            if plain.manhattan(*sqs) != 1:
+                chk.add(path, f"wall edge {edge} does not separate orthogonally adjacent squares")
+            walls.add(frozenset(sqs))
+    grid = Grid(plain.files, plain.ranks, frozenset(walls)) if walls else plain
+
+    terrain = chk.need(data, "terrain", (), dict, "terrain kinds with element and colours") or {}
+    kinds: dict[str, TerrainKind] = {}
+    for kid, spec in terrain.items():
+        path = ("terrain", kid)
+        if not isinstance(spec, dict):
+            chk.add(path, "expected a mapping (name, element, color)")
+            continue
+        element = spec.get("element")
+        by_tag: tuple = ()
+        if isinstance(element, dict):
+            by_tag = tuple((k, v) for k, v in element.items() if k != "else")
+            if "else" in element:
+                by_tag += (("else", element["else"]),)
+            element = None
+        elif element is not None and not isinstance(element, str):
+            chk.add(path + ("element",), f"expected an element name or a mapping tag -> element, got {element!r}")
+        kinds[kid] = TerrainKind(
+            id=kid, name=str(spec.get("name", kid)), element=element, element_by_tag=by_tag,
+            transit=bool(spec.get("transit", False)), passable=bool(spec.get("passable", True)),
+            color=str(spec.get("color", "#777777")), stroke=str(spec.get("stroke", "#555555")),
+        )
+    default = board.get("default")
+    if default is None:
+        chk.add(("board",), "missing key 'default' (the terrain of squares not listed in cells)")
+    elif default not in kinds:
+        chk.add(("board", "default"), f"unknown terrain {default!r} (terrain: {', '.join(kinds)})")
+    cell_kind = [default] * grid.size
+    for kid, spec in (board.get("cells") or {}).items():
+        if kid not in kinds:
+            chk.add(("board", "cells", kid), f"unknown terrain {kid!r} (terrain: {', '.join(kinds)})")
+        for sq in _squares(chk, grid, spec, ("board", "cells", kid)):
+            cell_kind[sq] = kid
+    return grid, tuple(cell_kind), kinds
+
+
+def _player_squares(chk, grid, spec, path, players) -> dict:
+    if not isinstance(spec, dict):
+        chk.add(path, f"expected a mapping of players to squares ({', '.join(players)})")
+        return {}
+    out = {}
+    for player, squares in spec.items():
+        if player not in players:
+            chk.add(path + (player,), f"unknown player {player!r} (players: {', '.join(players)})")
+            continue
+        out[player] = frozenset(_squares(chk, grid, squares, path + (player,)))
+    return out
+
+
+def _compile_zones(chk, data, grid, players) -> dict:
+    zones = data.get("zones") or {}
+    if not isinstance(zones, dict):
+        chk.add(("zones",), "expected a mapping of zone names")
+        return {}
+    return {z: _player_squares(chk, grid, spec, ("zones", z), players) for z, spec in zones.items()}
+
+
+def _compile_paths(chk, data, grid, players) -> dict:
+    out = {}
+    for name, spec in (data.get("paths") or {}).items():
+        per = {}
+        if not isinstance(spec, dict):
+            chk.add(("paths", name), "expected a mapping of players to square lists")
+            continue
+        for player, squares in spec.items():
+            sqs = tuple(_squares(chk, grid, squares, ("paths", name, player)))
+            for a, b in zip(sqs, sqs[1:], strict=False):
+                if grid.manhattan(a, b) != 1:
+                    chk.add(("paths", name, player), f"path steps {grid.name(a)} -> {grid.name(b)} are not adjacent")
+            per[player] = sqs
+        out[name] = per
+    return out
+
+
+def _compile_pieces(chk: _Checker, data: dict, zones: dict):
+    services = data.get("services") or {}
+    pieces = chk.need(data, "pieces", (), list, "the piece types") or []
+    types: list[PieceType] = []
+    index: dict[str, int] = {}
+    for i, spec in enumerate(pieces):
+        path = ("pieces", i)
+        if not isinstance(spec, dict):
+            chk.add(path, "expected a mapping with id, name and count")
+            continue
+        pid = chk.need(spec, "id", path, str, "the piece's short id")
+        pname = chk.need(spec, "name", path, str, "the piece's name")
+        count = chk.need(spec, "count", path, int, "pieces of this type a side")
+        if pid is None or pname is None or count is None:
+            continue
+        if count < 0:
+            chk.add(path + ("count",), f"a count cannot be negative: {count}")
+        if pid in index:
+            chk.add(path + ("id",), f"duplicate piece id {pid!r}")
+            continue
+        service = spec.get("service", "")
+        if service and service not in services:
+            chk.add(path + ("service",), f"unknown service {service!r} (services: {', '.join(services) or 'none'})")
+        sdata = services.get(service) or {}
+        tags = {pid, *(sdata.get("tags") or [])}
+        if service:
+            tags.add(service)
+        tags.update(spec.get("tags") or [])
+        move = spec.get("move", "step")
+        if isinstance(move, str):
+            move = {"kind": move}
+        if not isinstance(move, dict) or move.get("kind") not in MOVE_KINDS:
+            chk.add(path + ("move",), f"unknown movement {move!r} (kinds: {', '.join(MOVE_KINDS)})")
+            move = {"kind": "step"}
+        movement = Movement(kind=move["kind"], distance=int(move.get("distance", 2)),
+                            long_needs_attack=bool(move.get("long_needs_attack", False)))
+        attack = spec.get("attack", "orthogonal")
+        if attack not in ATTACK_PATTERNS:
+            chk.add(path + ("attack",), f"unknown attack pattern {attack!r} (patterns: {', '.join(ATTACK_PATTERNS)})")
+            attack = "orthogonal"
+        confined = spec.get("confined_to")
+        if confined is not None and confined not in zones:
+            chk.add(path + ("confined_to",), f"unknown zone {confined!r} (zones: {', '.join(zones)})")
+        value = spec.get("value")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            chk.add(path + ("value",), f"expected a number, got {value!r}")
+            value = None
+        index[pid] = len(types)
+        types.append(PieceType(
+            id=pid, name=pname, count=count, service=service, element=spec.get("element"),
+            tags=frozenset(tags), value=value, number=spec.get("number"), movement=movement, attack=attack,
+            confined_to=confined, effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
+            color=str(spec.get("color") or sdata.get("color") or "#888888"),
+            description=str(spec.get("description", "")),
+        ))
+    if not types and pieces is not None:
+        chk.add(("pieces",), "a variant needs at least one piece type")
+    return tuple(types), index
+
+
+class _Selector:
+    """Resolves piece selectors (ids, tags, ``any``, ``value>=N``) to sets of type indices."""
+
+    def __init__(self, chk: _Checker, types: tuple, index: dict):
+        self.chk, self.types, self.index = chk, types, index
+
+    def select(self, spec: Any, path: tuple) -> frozenset:
+        items = spec if isinstance(spec, list) else [spec]
+        out: set[int] = set()
+        for j, item in enumerate(items):
+            if isinstance(item, list):
+                out |= self.select(item, path + (j,))
+                continue
+            if not isinstance(item, str):
+                self.chk.add(path, f"a piece selector is an id, a tag, 'any' or 'value>=N', got {item!r}")
+                continue
+            if item == "any":
+                out |= set(range(len(self.types)))
+                continue
+            m = _VALUE_SELECTOR.match(item)
+            if m:
+                op, num = m.group(1), float(m.group(2))
+                test = {">=": float.__ge__, "<=": float.__le__, ">": float.__gt__, "<": float.__lt__,
+                        "==": float.__eq__}[op]
+                out |= {i for i, t in enumerate(self.types) if t.value is not None and test(float(t.value), num)}
+                continue
+            found = {i for i, t in enumerate(self.types) if item in t.tags}
+            if not found:
+                self.chk.add(path, f"unknown piece id or tag {item!r}")
+            out |= found
+        return frozenset(out)
+
+
+def _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types) -> dict:
+    spec = data.get("setup") or {}
+    zone = spec.get("zone", "setup")
+    if zone not in zones:
+        chk.add(("setup", "zone"), f"unknown zone {zone!r} for set-up (zones: {', '.join(zones) or 'none'})")
+        return {p: () for p in players}
+    excluded = set()
+    for i, ex in enumerate(spec.get("exclude") or []):
+        if ex not in zones:
+            chk.add(("setup", "exclude", i), f"unknown zone {ex!r}")
+            continue
+        for sqs in zones[ex].values():
+            excluded |= sqs
+    total = sum(t.count for t in types)
+    out = {}
+    for p in players:
+        sqs = tuple(sorted(sq for sq in zones[zone].get(p, ()) if sq not in excluded
+                           and kinds.get(cell_kind[sq], TerrainKind("?", "?")).passable))
+        if total > len(sqs):
+            chk.add(("pieces",), f"{total} pieces do not fit {p}'s set-up zone of {len(sqs)} squares")
+        out[p] = sqs
+    return out
+
+
+def _compile_combat(chk, data, types, index, selector: _Selector, kinds, zones) -> tuple:
+    spec = data.get("combat") or {}
+    if not isinstance(spec, dict):
+        chk.add(("combat",), "expected a mapping (rules, table or values)")
+        spec = {}
+    n = len(types)
+    base = [[combat.Outcome(reason="nothing happens", rule="default") for _ in range(n)] for _ in range(n)]
+    if spec.get("values"):
+        for a, ta in enumerate(types):
+            for d, td in enumerate(types):
+                if ta.value is None or td.value is None:
+                    continue
+                if ta.value > td.value:
+                    base[a][d] = combat.Outcome(("defender",), None, f"{ta.name} outranks {td.name}", "values")
+                elif ta.value < td.value:
+                    base[a][d] = combat.Outcome(("attacker",), None, f"{td.name} outranks {ta.name}", "values")
+                else:
+                    base[a][d] = combat.Outcome(("attacker", "defender"), None,
+                                                f"equal values: {ta.name} and {td.name} both removed", "values")
+    if "table" in spec:
+        _compile_table(chk, spec, types, index, base)
+    rules = [[[] for _ in range(n)] for _ in range(n)]
+    for i, rule in enumerate(spec.get("rules") or []):
+        _compile_rule(chk, ("combat", "rules", i), rule, selector, rules, kinds, zones)
+    return tuple(tuple((tuple(rules[a][d]), base[a][d]) for d in range(n)) for a in range(n))
+
+
+def _compile_table(chk, spec, types, index, base) -> None:
+    table = spec["table"]
+    path = ("combat", "table")
+    if not isinstance(table, dict):
+        chk.add(path, "expected a mapping with columns and rows")
+        return
+    columns = table.get("columns") or []
+    rows = table.get("rows") or {}
+    marks = set((spec.get("marks") or {}).keys())
+    for j, col in enumerate(columns):
+        if col not in index:
+            chk.add(path + ("columns", j), f"unknown piece id {col!r} in the value table's columns")
+    cells: dict[tuple[str, str], str] = {}
+    for row_id, row in rows.items():
+        rpath = path + ("rows", row_id)
+        if row_id not in index:
+            chk.add(rpath, f"unknown piece id {row_id!r} in the value table")
+            continue
+        if not isinstance(row, list) or len(row) != len(columns):
+            chk.add(rpath, f"expected {len(columns)} cells, got {len(row) if isinstance(row, list) else row!r}")
+            continue
+        for col, cell in zip(columns, row, strict=True):
+            if col in index:
+                cells[(row_id, col)] = str(cell)
+    missing = [t.id for t in types if t.id not in rows]
+    if missing:
+        chk.add(path + ("rows",), f"the value table has no row for {', '.join(missing)}")
+    if not table.get("asymmetric", spec.get("asymmetric", False)):
+        for (a, d), cell in cells.items():
+            other = cells.get((d, a))
+            if other is not None and other != cell and a < d:
+                chk.add(path + ("rows", a), f"asymmetric cell: {a} vs {d} is {cell!r} but {d} vs {a} is {other!r} "
+                        "(declare 'asymmetric: true' if the variant means it)")
+    for (a, d), cell in cells.items():
+        ta, td = types[index[a]], types[index[d]]
+        outcome = _table_outcome(cell, ta, td, marks)
+        if outcome is None:
+            chk.add(path + ("rows", a), f"cell {a} vs {d} = {cell!r} names neither piece (nor X, '.', or a mark)")
+            continue
+        base[index[a]][index[d]] = outcome
+
+
+def _table_outcome(cell: str, ta: PieceType, td: PieceType, marks: set) -> combat.Outcome | None:
+    if cell == "X":
+        return combat.Outcome(("attacker", "defender"), None, f"{ta.name} and {td.name} remove each other", "table")
+    if cell in (".", "") or cell in marks:
+        return combat.Outcome((), None, f"{ta.name} and {td.name} do not interact", "table")
+    a_has = cell == ta.id or (cell.isdigit() and ta.number == int(cell))
+    d_has = cell == td.id or (cell.isdigit() and td.number == int(cell))
+    if a_has == d_has:
+        return None
+    if a_has:
+        return combat.Outcome(("defender",), None, f"{ta.name} beats {td.name}", "table")
+    return combat.Outcome(("attacker",), None, f"{td.name} beats {ta.name}", "table")
+
+
+_RESULTS = ("attacker", "defender", "first", "second", "both", "none", "retreat-attacker", "retreat-defender",
+            "retreat-first", "retreat-second")
+
+
+def _compile_rule(chk, path, rule, selector: _Selector, rules, kinds, zones) -> None:
+    if not isinstance(rule, dict):
+        chk.add(path, "expected a mapping (pair or attacker/defender, when, result)")
+        return
+    name = str(rule.get("name", format_path(path)))
+    result = rule.get("result")
+    if result not in _RESULTS:
+        chk.add(path + ("result",), f"unknown result {result!r} (results: {', '.join(_RESULTS)})")
+        return
+    conds = []
+    for j, text in enumerate(rule.get("when") or []):
+        cond = combat.parse_condition(text) if isinstance(text, str) else None
+        if cond is None:
+            chk.add(path + ("when", j), f"unknown condition {text!r}")
+            continue
+        if cond[0] == "on" and cond[3] not in kinds and cond[3] not in zones:
+            chk.add(path + ("when", j), f"condition {text!r} names no terrain or zone {cond[3]!r}")
+        conds.append(cond)
+    reason = str(rule.get("reason", name))
+    if "pair" in rule:
+        pair = rule["pair"]
+        if not (isinstance(pair, list) and len(pair) == 2):
+            chk.add(path + ("pair",), "a pair is two selectors: [first, second]")
+            return
+        firsts = selector.select(pair[0], path + ("pair", 0))
+        seconds = selector.select(pair[1], path + ("pair", 1))
+        orientations = [(firsts, seconds, "attacker"), (seconds, firsts, "defender")]
+    else:
+        if "attacker" not in rule or "defender" not in rule:
+            chk.add(path, "a rule needs 'pair' or both 'attacker' and 'defender'")
+            return
+        attackers = selector.select(rule["attacker"], path + ("attacker",))
+        defenders = selector.select(rule["defender"], path + ("defender",))
+        orientations = [(attackers, defenders, "attacker")]
+    seen = set()
+    for atk, dfn, first in orientations:
+        for a in atk:
+            for d in dfn:
+                if (a, d) in seen:
+                    continue
+                seen.add((a, d))
+                ta, td = selector.types[a], selector.types[d]
+                names = {"attacker": ta.name, "defender": td.name,
+                         "first": ta.name if first == "attacker" else td.name,
+                         "second": td.name if first == "attacker" else ta.name}
+                try:
+                    text = reason.format(**names)
+                except (KeyError, IndexError, ValueError):
+                    chk.add(path + ("reason",), f"reason {reason!r} may use only {{attacker}} {{defender}} {{first}} {{second}}")
+                    text = reason
+                rules[a][d].append(combat.CompiledRule(name, tuple(conds), result, text, first,
+                                                       combat.outcome_for(result, first, text, name)))
+
+
+def _compile_wins(chk, data, players, zones, paths, selector: _Selector) -> tuple:
+    out = [{} for _ in players]
+    for i, spec in enumerate(data.get("win") or []):
+        path = ("win", i)
+        if not isinstance(spec, dict) or "arrive" not in spec:
+            chk.add(path, "a win condition is {arrive: ZONE, pieces: [...]} (other endings have their own keys)")
+            continue
+        zone = spec["arrive"]
+        if zone not in zones:
+            chk.add(path + ("arrive",), f"unknown zone {zone!r} (zones: {', '.join(zones)})")
+            continue
+        owner = spec.get("owner", "enemy")
+        types = selector.select(spec.get("pieces", "any"), path + ("pieces",))
+        via = spec.get("via")
+        if via is not None and via not in paths:
+            chk.add(path + ("via",), f"unknown path {via!r} (paths: {', '.join(paths) or 'none'})")
+            continue
+        reason = str(spec.get("reason", "{piece} reaches the goal"))
+        for p, player in enumerate(players):
+            other = players[1 - p]
+            zone_owner = other if owner == "enemy" else player
+            path_sqs = paths[via].get(zone_owner) if via else None
+            for sq in zones[zone].get(zone_owner, ()):
+                out[p].setdefault(sq, []).append((types, path_sqs, reason))
+    return tuple({sq: tuple(v) for sq, v in d.items()} for d in out)
+
+
+def load_variant_file(path: str | Path, options: dict | None = None, spec: VariantSpec | None = None) -> Variant:
+    """Read, validate and compile a variant YAML file."""
+    return compile_variant(read_yaml(path), options, spec)
