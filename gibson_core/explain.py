@@ -64,9 +64,8 @@ def explain_illegal(state, move: Move) -> str:
             sq = nxt
         if ptype.movement.long_needs_attack and t is None:
             return f"a {name} may move more than one square only when it then attacks"
-    if kind in (DIAGONAL,) or distance == 1:
-        if grid.wall_between(o, d):
-            return f"a wall blocks the way from {move.origin} to {move.dest}"
+    if (kind in (DIAGONAL,) or distance == 1) and grid.wall_between(o, d):
+        return f"a wall blocks the way from {move.origin} to {move.dest}"
     if t is not None:
         if not ptype.can_attack:
             return f"a {name} never attacks"

@@ -130,6 +130,7 @@ class GameState:
         other.history = list(self.history)
         other._stack = []
         other._legal = None
+        other._player_logs = {}
         return other
 
     # ------------------------------------------------------------------------------------------------

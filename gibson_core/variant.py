@@ -66,10 +66,7 @@ class _Checker:
 
     def typed(self, value: Any, path: tuple, kind: type | tuple, what: str) -> Any:
         kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            ok = False
-        else:
-            ok = isinstance(value, kinds)
+        ok = False if isinstance(value, bool) and bool not in kinds else isinstance(value, kinds)
         if not ok:
             names = " or ".join(k.__name__ for k in kinds)
             self.add(path, f"expected {names} ({what}), got {type(value).__name__} {value!r}")

@@ -1,0 +1,91 @@
+"""Set-ups: validate a player's placement (counts, zone), make a seeded random one, save and load them as
+small YAML files."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+
+import yaml
+
+from .errors import NotationError, RecordError, SetupError
+from .variant import Variant
+
+
+def validate_setup(variant: Variant, player: str, setup: Mapping[str, str]) -> None:
+    """Raise SetupError naming the first problem: unknown piece, square outside the zone, wrong counts."""
+    if player not in variant.players:
+        raise SetupError(f"{player!r} is not a player of {variant.name}")
+    allowed = set(variant.setup_squares[player])
+    for square, type_id in setup.items():
+        try:
+            sq = variant.grid.square(square)
+        except NotationError as exc:
+            raise SetupError(f"{player}'s set-up: {exc}") from None
+        if type_id not in variant.type_index:
+            raise SetupError(f"{player}'s set-up: unknown piece {type_id!r} on {square}")
+        if sq not in allowed:
+            raise SetupError(f"{player}'s set-up: {square} is outside {player}'s set-up zone (or may not be used)")
+    counts = Counter(setup.values())
+    wrong = [f"{t.id} {counts.get(t.id, 0)} of {t.count}" for t in variant.types if counts.get(t.id, 0) != t.count]
+    if wrong:
+        raise SetupError(f"{player}'s set-up has the wrong number of pieces: " + ", ".join(wrong))
+
+
+def setup_problems(variant: Variant, player: str, setup: Mapping[str, str]) -> list[str]:
+    """Every problem of a (possibly partial) set-up, for a front end to show; empty when it is valid."""
+    try:
+        validate_setup(variant, player, setup)
+    except SetupError as exc:
+        return [str(exc)]
+    return []
+
+
+def random_setup(variant: Variant, player: str, rng: random.Random | int | None = None) -> dict[str, str]:
+    """A uniformly random legal set-up for ``player`` (seeded by an int or a Random)."""
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    squares = list(variant.setup_squares[player])
+    rng.shuffle(squares)
+    pieces = [t.id for t in variant.types for _ in range(t.count)]
+    names = variant.grid.names
+    return {names[sq]: pid for sq, pid in zip(squares, pieces, strict=False)}
+
+
+def save_setup(path: str | Path, variant: Variant, player: str, setup: Mapping[str, str]) -> None:
+    """Write a set-up as YAML: variant, player and the pieces by square."""
+    validate_setup(variant, player, setup)
+    data = {"variant": variant.name, "player": player, "pieces": dict(sorted(setup.items()))}
+    Path(path).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+
+
+def load_setup(path: str | Path, variant: Variant, player: str | None = None) -> tuple[str, dict[str, str]]:
+    """Read and validate a set-up file; returns (player, setup). RecordError/SetupError name the problem."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read set-up: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("pieces"), dict):
+        raise RecordError(f"{path}: a set-up file has 'variant', 'player' and 'pieces' (square: piece id)")
+    if data.get("variant") not in (None, variant.name):
+        raise RecordError(f"{path}: this set-up is for {data.get('variant')}, not {variant.name}")
+    owner = player or data.get("player")
+    if owner not in variant.players:
+        raise RecordError(f"{path}: unknown player {owner!r}")
+    setup = {str(k).lower(): str(v) for k, v in data["pieces"].items()}
+    if player and data.get("player") not in (None, player):
+        setup = mirror_setup(variant, setup)
+    validate_setup(variant, owner, setup)
+    return owner, setup
+
+
+def mirror_setup(variant: Variant, setup: Mapping[str, str]) -> dict[str, str]:
+    """A set-up turned half a circle, so a blue set-up can be used by red and the other way round."""
+    grid = variant.grid
+    out = {}
+    for square, pid in setup.items():
+        f, r = grid.coords(grid.square(square))
+        out[grid.name((grid.ranks - 1 - r) * grid.files + (grid.files - 1 - f))] = pid
+    return out
