@@ -107,6 +107,7 @@ def game_plugin_manager(spec: VariantSpec, variant: Variant) -> pluggy.PluginMan
 
 def _rule_plugins(spec: VariantSpec, variant: Variant) -> list:
     plugins = []
+    spec = variant.spec or spec  # the compiled spec carries hooks inherited from a parent variant
     if spec.hooks is not None:
         rule_hooks = getattr(spec.hooks, "RULES", spec.hooks)
         plugins.extend(rule_hooks if isinstance(rule_hooks, list | tuple) else [rule_hooks])

@@ -22,6 +22,13 @@ from .terrain import TerrainKind
 from .yamlfile import YamlDoc, format_path, read_yaml
 
 OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
+# Every key the loader accepts at the top of a variant file and in a piece entry (docs/reference.md documents
+# each one; tests/test_docs.py checks it). A new key must be added here, or the loader reports it as unknown.
+TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays",
+                  "services", "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed",
+                  "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename")
+PIECE_KEYS = ("id", "name", "count", "service", "element", "tags", "value", "number", "move", "attack",
+              "confined_to", "effects", "actions", "color", "description")
 
 
 @attrs.frozen
@@ -150,10 +157,14 @@ _VALUE_SELECTOR = re.compile(r"^value\s*(>=|<=|>|<|==)\s*(\d+(?:\.\d+)?)$")
 
 def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec | None = None) -> Variant:
     """Validate a variant document and compile it; raises VariantError listing every problem."""
+    from .inherit import resolve  # inheritance finds parents through the plugin registry
+
+    doc, spec = resolve(doc, spec)
     chk = _Checker(doc)
     data = doc.data
     if not isinstance(data, dict):
         raise VariantError(doc.problem((), "a variant file is a mapping of keys (name, board, pieces, ...)"))
+    _unknown_keys(chk, data, (), TOP_LEVEL_KEYS, "top-level key")
     data, values = _apply_options(chk, data, options or {})
     variant = _compile(chk, data, values)
     if chk.problems:
@@ -161,6 +172,12 @@ def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec
     if spec is not None:
         variant = attrs.evolve(variant, spec=spec)
     return variant
+
+
+def _unknown_keys(chk: _Checker, data: dict, path: tuple, known: tuple, what: str) -> None:
+    for key in data:
+        if key not in known:
+            chk.add(path + (key,), f"unknown {what} {key!r} (known: {', '.join(known)})")
 
 
 def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]:
@@ -352,6 +369,7 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if not isinstance(spec, dict):
             chk.add(path, "expected a mapping with id, name and count")
             continue
+        _unknown_keys(chk, spec, path, PIECE_KEYS, "piece key")
         pid = chk.need(spec, "id", path, str, "the piece's short id")
         pname = chk.need(spec, "name", path, str, "the piece's name")
         count = chk.need(spec, "count", path, int, "pieces of this type a side")
