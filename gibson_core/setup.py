@@ -82,10 +82,14 @@ def load_setup(path: str | Path, variant: Variant, player: str | None = None) ->
 
 
 def mirror_setup(variant: Variant, setup: Mapping[str, str]) -> dict[str, str]:
-    """A set-up turned half a circle, so a blue set-up can be used by red and the other way round."""
+    """A set-up carried over to the other side of the board, so a blue set-up can be used by red and the
+    other way round: flipped top to bottom where that maps one set-up zone onto the other (Tri-Tactics),
+    else turned half a circle (Dover Patrol's harbours in opposite corners)."""
     grid = variant.grid
-    out = {}
-    for square, pid in setup.items():
-        f, r = grid.coords(grid.square(square))
-        out[grid.name((grid.ranks - 1 - r) * grid.files + (grid.files - 1 - f))] = pid
-    return out
+    flips = (
+        lambda f, r: (grid.ranks - 1 - r) * grid.files + f,
+        lambda f, r: (grid.ranks - 1 - r) * grid.files + (grid.files - 1 - f),
+    )
+    zones = [set(variant.setup_squares[p]) for p in variant.players]
+    flip = next((fl for fl in flips if {fl(*grid.coords(sq)) for sq in zones[0]} == zones[1]), flips[1])
+    return {grid.name(flip(*grid.coords(grid.square(square)))): pid for square, pid in setup.items()}

@@ -1,0 +1,106 @@
+"""Generic tests, run for every registered variant (and each of its boolean options)."""
+
+import random
+
+import pytest
+
+from gibson_core import GameState, load_variant, variant_names
+from gibson_core.bench import new_game, random_playout
+from gibson_core.observe import observe
+from gibson_core.record import GameRecord, parse_record
+from gibson_core.setup import random_setup
+
+
+def _configurations():
+    for name in variant_names():
+        yield pytest.param(name, {}, id=name)
+        variant = load_variant(name)
+        for option, spec in variant.option_specs.items():
+            if spec.get("default") is False and not spec.get("extension"):
+                yield pytest.param(name, {option: True}, id=f"{name}+{option}")
+
+
+CONFIGS = list(_configurations())
+
+
+def _full(state: GameState) -> tuple:
+    return (state.board[:], state.square[:], state.revealed[:], state.moved[:], state.track[:], dict(state.tokens),
+            state.to_move, state.ply, state.result, [m for m, _ in state.history])
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_random_games_end_with_a_result(name, options):
+    variant = load_variant(name, {**options, "ply-limit": 2000} if "ply-limit" in load_variant(name).options else options)
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = new_game(variant, rng)
+        random_playout(state, rng)
+        assert state.outcome() is not None, f"{name} seed {seed} did not end"
+        assert state.legal_moves() == []
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_push_then_pop_restores_an_equal_state_at_every_ply(name, options):
+    variant = load_variant(name, options)
+    rng = random.Random(7)
+    state = new_game(variant, rng)
+    for _ in range(400):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        before = _full(state)
+        legal_before = [str(m) for m in moves]
+        for move in moves[:: max(1, len(moves) // 8)]:
+            state.push(move)
+            state.pop()
+            assert _full(state) == before
+            assert [str(m) for m in state.legal_moves()] == legal_before
+        state.push(rng.choice(moves))
+
+
+def _permuted_twin(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """The same game with the opponent's unrevealed pieces' types shuffled among themselves."""
+    twin = state.copy()
+    hidden = [pid for pid in state.pids[1 - viewer] if not state.revealed[pid]]
+    types = [state.ptype[pid] for pid in hidden]
+    rng.shuffle(types)
+    twin.ptype = state.ptype[:]
+    for pid, t in zip(hidden, types, strict=True):
+        twin.ptype[pid] = t
+    return twin
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_hidden_enemy_types_change_nothing_a_player_sees(name, options):
+    variant = load_variant(name, options)
+    rng = random.Random(11)
+    setups = {p: random_setup(variant, p, rng) for p in variant.players}
+    state = GameState.from_setups(variant, setups, variant.players[0])
+    for _ in range(60):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.push(rng.choice(moves))
+    for viewer, player in enumerate(variant.players):
+        twin = _permuted_twin(state, viewer, random.Random(3))
+        assert observe(state, player) == observe(twin, player)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_a_record_round_trips(name, options):
+    variant = load_variant(name, options)
+    rng = random.Random(5)
+    setups = {p: random_setup(variant, p, rng) for p in variant.players}
+    state = GameState.from_setups(variant, setups, variant.players[1])
+    for _ in range(150):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.play(rng.choice(moves))
+    record = GameRecord.from_state(state, setups, seed=5, first=variant.players[1])
+    again = parse_record(record.to_json())
+    assert again == record
+    replayed = again.replay()
+    assert replayed.position() == state.position()
+    assert [str(m) for m, _ in replayed.history] == [str(m) for m, _ in state.history]
+    assert replayed.outcome() == state.outcome()
