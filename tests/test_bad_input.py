@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gibson_core import GameState, IllegalMoveError, Move, NotationError, RecordError, SetupError, VariantError
+from gibson_core import (
+    GameState,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    RecordError,
+    SetupError,
+    VariantError,
+)
 from gibson_core.plugins import load_variant
 from gibson_core.record import GameRecord, load_game, parse_record
 from gibson_core.setup import load_setup, random_setup, validate_setup
