@@ -20,7 +20,7 @@ _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class MoveTables:
-    """Per-variant tables: ``by_type[t] = (kind, table, can_attack, long_needs_attack)``, zone confinement,
+    """Per-variant tables: ``by_type[t] = (slides, table, can_attack, long_needs_attack)``, zone confinement,
     path tracking for "arrive via a path" wins, and which rule hooks the variant implements."""
 
     @classmethod
@@ -78,13 +78,17 @@ class MoveTables:
             return built[key]
 
         self.by_type = tuple(
-            (t.movement.kind, None if t.movement.kind == IMMOBILE else table(t.movement.kind, t.movement.distance, t.attack),
+            (t.movement.kind == SLIDE, None if t.movement.kind == IMMOBILE else table(t.movement.kind, t.movement.distance, t.attack),
              t.can_attack, t.movement.long_needs_attack)
             for t in variant.types
         )
         self.confined = tuple(
             tuple(variant.zone(t.confined_to, player) if t.confined_to else None for t in variant.types)
             for player in variant.players
+        )
+        self.win_types = tuple(
+            frozenset(t for entries in wins.values() for types, _p, _r in entries for t in types)
+            for wins in variant.win_arrive
         )
         self.path_ids: dict[tuple, int] = {}
         self.path_entries: dict[tuple, int] = {}

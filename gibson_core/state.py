@@ -190,7 +190,9 @@ class GameState:
         by_type = tables.by_type
         confined = tables.confined[me]
         wins = self.variant.win_arrive[me]
+        winners = tables.win_types[me]
         compulsory = self.variant.compulsory_attack
+        them = 1 - me
         out: list[Move] = []
         append = out.append
         for pid in self.pids[me]:
@@ -198,46 +200,54 @@ class GameState:
             if o < 0:
                 continue
             t = ptype[pid]
-            kind, table, can_attack, long_attack_only = by_type[t]
+            slides, table, can_attack, long_attack_only = by_type[t]
             if table is None:
                 continue
             allowed = confined[t]
-            if kind == SLIDE:
-                for ray in table[o]:
-                    for step, (d, plain, attacks) in enumerate(ray):
-                        if board[d]:
-                            break
-                        if allowed is not None and d not in allowed:
-                            break
-                        targets = [mv for a, mv in attacks if board[a] and owner[board[a]] != me] if can_attack else ()
-                        if d in wins and self._arrival_wins(pid, o, d, wins[d]):
-                            append(plain)
-                            continue
-                        if not (targets and compulsory) and (step == 0 or not long_attack_only):
-                            append(plain)
-                        out.extend(targets)
+            if slides or compulsory or allowed is not None:
+                self._generate_piece(pid, o, t, me, out)
                 continue
+            may_win = t in winners
             for d, plain, attacks in table[o]:
-                if board[d] or (allowed is not None and d not in allowed):
+                if board[d]:
                     continue
-                if d in wins and self._arrival_wins(pid, o, d, wins[d]):
-                    append(plain)
+                append(plain)
+                if may_win and d in wins and self._arrival_wins(pid, o, d, wins[d]):
                     continue
                 if can_attack:
-                    n = len(out)
                     for a, mv in attacks:
-                        q = board[a]
-                        if q and owner[q] != me:
+                        if owner[board[a]] == them:
                             append(mv)
-                    if compulsory and len(out) > n:
-                        continue
-                append(plain)
         if self._has.get("gibson_extra_moves"):
             for extra in self._hooks.gibson_extra_moves(state=self, player=me):
                 out.extend(extra)
         if self._has.get("gibson_filter_moves"):
             out = self._hooks.gibson_filter_moves(state=self, player=me, moves=out)
         return out
+
+    def _generate_piece(self, pid: int, o: int, t: int, me: int, out: list) -> None:
+        """Moves of one piece in the general case: slides, zone limits, winning squares, compulsory attack."""
+        board, owner = self.board, self.owner
+        slides, table, can_attack, long_attack_only = self.tables.by_type[t]
+        allowed = self.tables.confined[me][t]
+        wins = self.variant.win_arrive[me]
+        compulsory = self.variant.compulsory_attack
+        them = 1 - me
+        rays = table[o] if slides else (table[o],)
+        for ray in rays:
+            for step, (d, plain, attacks) in enumerate(ray):
+                if board[d] or (allowed is not None and d not in allowed):
+                    if slides:
+                        break
+                    continue
+                if d in wins and self._arrival_wins(pid, o, d, wins[d]):
+                    out.append(plain)
+                    continue
+                targets = [mv for a, mv in attacks if owner[board[a]] == them] if can_attack else ()
+                long_slide = slides and step > 0
+                if not (targets and compulsory) and not (long_slide and long_attack_only):
+                    out.append(plain)
+                out.extend(targets)
 
     def _arrival_wins(self, pid: int, o: int, d: int, entries) -> bool:
         t = self.ptype[pid]
