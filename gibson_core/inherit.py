@@ -5,7 +5,7 @@ Merge rules (the child always wins):
 
 * ``rename: {OLD: NEW, ...}`` renames piece ids of the parent everywhere an id can appear: piece ids and
   tags, service tags, terrain ``element`` tag keys, value-table columns, row keys and cells, combat rule
-  selectors, win ``pieces``, ``lose_when_removed`` / ``lose_when_only_left`` / ``draw_when_none_left``, and
+  selectors, win ``pieces``, ``counts`` keys, ``lose_when_removed`` / ``lose_when_only_left`` / ``draw_when_none_left``, and
   the same keys inside options' ``overrides``.
 * ``pieces`` merge by ``id``: a child entry with a parent's id changes only the keys it gives; a new id is
   appended; ``{id: X, remove: true}`` drops the piece together with its value-table row and column.
@@ -48,22 +48,25 @@ class _Node:
     value: Any  # dict[key, _Node] | list[_Node] | scalar
     file: str
     line: int | None
+    path: tuple = ()  # its key path in its own file
 
 
 class MergedDoc(YamlDoc):
-    """A YamlDoc whose keys come from several files: each problem names the file its key came from."""
+    """A YamlDoc whose keys come from several files: each problem names the file, the key path in that
+    file and the line its key came from."""
 
-    def __init__(self, data: Any, origins: dict[tuple, tuple[str, int | None]], file: str):
-        super().__init__(data, {path: line for path, (_f, line) in origins.items() if line is not None}, file)
+    def __init__(self, data: Any, origins: dict[tuple, tuple[str, int | None, tuple]], file: str):
+        super().__init__(data, {path: line for path, (_f, line, _p) in origins.items() if line is not None}, file)
         self.origins = origins
 
     def problem(self, path: tuple, message: str) -> Problem:
-        """A Problem naming the file and line where ``path`` (or its nearest ancestor) was written."""
-        here = tuple(path)
+        """A Problem naming where ``path`` (or its nearest ancestor) was written."""
+        path = tuple(path)
+        here = path
         while here and here not in self.origins:
             here = here[:-1]
-        file, line = self.origins.get(here, (self.file, None))
-        return Problem(file, format_path(path), line, message)
+        file, line, source = self.origins.get(here, (self.file, None, here))
+        return Problem(file, format_path(source + path[len(here):]), line, message)
 
 
 def resolve(doc: YamlDoc, spec: Any = None, _chain: tuple = ()) -> tuple[YamlDoc, Any]:
@@ -115,21 +118,21 @@ def merge_docs(parent: YamlDoc, child: YamlDoc) -> MergedDoc:
         _rename_ids(base, renames)
     _reword_names(base, over)
     merged = _merge_top(base, over)
-    origins: dict[tuple, tuple[str, int | None]] = {}
+    origins: dict[tuple, tuple[str, int | None, tuple]] = {}
     return MergedDoc(_unwrap(merged, (), origins), origins, child.file)
 
 
 def _wrap(doc: YamlDoc, value: Any, path: tuple) -> _Node:
     line = doc.line(path)
     if isinstance(value, dict):
-        return _Node({k: _wrap(doc, v, path + (k,)) for k, v in value.items()}, doc.file, line)
-    if isinstance(value, list):
-        return _Node([_wrap(doc, v, path + (i,)) for i, v in enumerate(value)], doc.file, line)
-    return _Node(value, doc.file, line)
+        value = {k: _wrap(doc, v, path + (k,)) for k, v in value.items()}
+    elif isinstance(value, list):
+        value = [_wrap(doc, v, path + (i,)) for i, v in enumerate(value)]
+    return _Node(value, doc.file, line, path)
 
 
 def _unwrap(node: _Node, path: tuple, origins: dict) -> Any:
-    origins[path] = (node.file, node.line)
+    origins[path] = (node.file, node.line, node.path)
     if isinstance(node.value, dict):
         return {k: _unwrap(v, path + (k,), origins) for k, v in node.value.items()}
     if isinstance(node.value, list):
@@ -143,14 +146,14 @@ def _merge(base: _Node, over: _Node) -> _Node:
         out = dict(base.value)
         for key, value in over.value.items():
             out[key] = _merge(base.value[key], value) if key in base.value else value
-        return _Node(out, over.file, over.line)
+        return _Node(out, over.file, over.line, over.path)
     return over
 
 
 def _merge_top(base: _Node, over: _Node) -> _Node:
     child = {k: v for k, v in over.value.items() if k not in INHERITANCE_KEYS}
     pieces = child.pop("pieces", None)
-    merged = _merge(base, _Node(child, over.file, over.line))
+    merged = _merge(base, _Node(child, over.file, over.line, over.path))
     if pieces is not None:
         merged.value["pieces"] = _merge_pieces(base.value.get("pieces"), pieces, merged)
     return merged
@@ -176,7 +179,7 @@ def _merge_pieces(base: _Node | None, over: _Node, merged: _Node) -> _Node:
             out.append(entry)
         else:
             out[at] = _merge(out[at], entry)
-    return _Node(out, over.file, over.line)
+    return _Node(out, over.file, over.line, over.path)
 
 
 def _drop_from_table(merged: _Node, pid: str) -> None:
@@ -272,6 +275,7 @@ def _rename_ids(base: _Node, renames: dict[str, str]) -> None:
             leaf(_get(win, "pieces"))
         for key in _SELECTOR_LISTS:
             leaf(_get(doc, key))
+        keys(_get(doc, "counts"))
         for option in _values(_get(doc, "options")):
             overrides = _get(option, "overrides")
             if overrides is not None and isinstance(overrides.value, dict):
