@@ -1,0 +1,303 @@
+"""Drawing a variant's board from its data: terrain colours, overlays (rivers along paths), walls on
+edges, zones (H.Q., aerodromes, harbours), file and rank labels, pieces and highlights.
+
+:class:`BoardView` fits the board into any rectangle (the window is resizable) and turns it so the
+viewing player's set-up zone is at the bottom. The static layer is cached per size, so a frame costs
+one blit plus the pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pygame
+
+from . import theme
+
+
+def home_at_top(variant, player: str | None) -> bool:
+    """True when ``player``'s set-up squares lie in the upper half of the board (so the view turns round)."""
+    if player not in variant.players:
+        return False
+    squares = variant.setup_squares.get(player) or ()
+    if not squares:
+        return variant.players.index(player) == 1
+    mean_rank = sum(sq // variant.grid.files for sq in squares) / len(squares)
+    return mean_rank > (variant.grid.ranks - 1) / 2
+
+
+class BoardView:
+    """Geometry and drawing of one variant's board inside a rectangle, seen from one side."""
+
+    def __init__(self, variant, flipped: bool = False, labels: bool = True):
+        self.variant = variant
+        self.grid = variant.grid
+        self.flipped = flipped
+        self.labels = labels
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.cell = 1
+        self.origin = (0, 0)
+        self._static: pygame.Surface | None = None
+        self._static_key: tuple | None = None
+
+    # -- geometry ----------------------------------------------------------------------------------
+    def fit(self, area: pygame.Rect) -> None:
+        """Lay the board out in ``area`` (square cells, centred, room for labels)."""
+        g = self.grid
+        margin_units = 0.7 if self.labels else 0.0
+        cell = int(min(area.width / (g.files + margin_units), area.height / (g.ranks + margin_units)))
+        self.cell = max(4, cell)
+        margin = int(self.cell * margin_units)
+        w, h = g.files * self.cell, g.ranks * self.cell
+        x = area.left + margin + (area.width - margin - w) // 2
+        y = area.top + (area.height - margin - h) // 2
+        self.origin = (x, y)
+        self.rect = pygame.Rect(x, y, w, h)
+
+    def _view_coords(self, sq: int) -> tuple[int, int]:
+        f, r = self.grid.coords(sq)
+        if self.flipped:
+            return self.grid.files - 1 - f, r
+        return f, self.grid.ranks - 1 - r
+
+    def square_rect(self, sq: int) -> pygame.Rect:
+        """The screen rectangle of a square."""
+        col, row = self._view_coords(sq)
+        return pygame.Rect(self.origin[0] + col * self.cell, self.origin[1] + row * self.cell, self.cell, self.cell)
+
+    def square_center(self, sq: int) -> tuple[int, int]:
+        """The screen centre of a square."""
+        return self.square_rect(sq).center
+
+    def square_at(self, pos) -> int | None:
+        """The square under a screen position, or None off the board."""
+        if not self.rect.collidepoint(pos):
+            return None
+        col = (pos[0] - self.origin[0]) // self.cell
+        row = (pos[1] - self.origin[1]) // self.cell
+        f = self.grid.files - 1 - col if self.flipped else col
+        r = row if self.flipped else self.grid.ranks - 1 - row
+        return r * self.grid.files + f
+
+    # -- static layer ------------------------------------------------------------------------------
+    def draw_board(self, surface: pygame.Surface, zones: bool = True) -> None:
+        """Terrain, overlays, zones, walls and labels (cached between frames of the same size)."""
+        key = (tuple(self.rect), self.cell, self.flipped, zones, surface.get_size())
+        if self._static is None or self._static_key != key:
+            self._static = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            self._draw_static(self._static, zones)
+            self._static_key = key
+        surface.blit(self._static, (0, 0))
+
+    def _draw_static(self, surface: pygame.Surface, zones: bool) -> None:
+        v, g = self.variant, self.grid
+        line = max(1, self.cell // 40)
+        for sq in range(g.size):
+            kind = v.kinds.get(v.cell_kind[sq])
+            r = self.square_rect(sq)
+            surface.fill(theme.color(kind.color if kind else "#777777"), r)
+            pygame.draw.rect(surface, theme.color(kind.stroke if kind else "#555555"), r, line)
+        self._draw_overlays(surface)
+        if zones:
+            self._draw_zones(surface)
+        self._draw_walls(surface)
+        pygame.draw.rect(surface, theme.WALL, self.rect.inflate(4, 4), 2)
+        if self.labels:
+            self._draw_labels(surface)
+
+    def _draw_overlays(self, surface: pygame.Surface) -> None:
+        v = self.variant
+        for overlay in v.data.get("overlays") or []:
+            if not isinstance(overlay, dict):
+                continue
+            col = theme.color(overlay.get("color", "#3a6e9e"))
+            width = max(2, int(float(overlay.get("width", 8)) * self.cell / 60))
+            lines = []
+            path = overlay.get("path")
+            if path in v.paths:
+                lines = list(v.paths[path].values())
+            elif isinstance(overlay.get("squares"), list):
+                lines = [[v.grid.square(s) for s in overlay["squares"]]]
+            for squares in lines:
+                points = [self.square_center(sq) for sq in squares]
+                if len(points) >= 2:
+                    pygame.draw.lines(surface, col, False, points, width)
+                for p in points:
+                    pygame.draw.circle(surface, col, p, width // 2)
+
+    def _draw_zones(self, surface: pygame.Surface) -> None:
+        """Outline each zone (except the set-up zone) in its owner's colour, with its name."""
+        v = self.variant
+        setup_zone = (v.data.get("setup") or {}).get("zone", "setup")
+        width = max(2, self.cell // 16)
+        for name, per_player in v.zones.items():
+            if name == setup_zone:
+                continue
+            for player, squares in per_player.items():
+                if not squares:
+                    continue
+                col = theme.player_color(v.players, player)
+                self._outline(surface, squares, col, width)
+                first = min(squares, key=lambda sq: (self.square_rect(sq).top, self.square_rect(sq).left))
+                r = self.square_rect(first)
+                label = name.replace("_", " ").replace("-", " ").upper()[:8]
+                size = max(9, self.cell // 5)
+                img = theme.text(label, size, tuple(theme.readable_on(theme.color(v.kind_of(first).color))))
+                surface.blit(img, (r.left + width + 1, r.top + width))
+
+    def _outline(self, surface: pygame.Surface, squares: Iterable[int], col, width: int) -> None:
+        squares = set(squares)
+        g = self.grid
+        for sq in squares:
+            r = self.square_rect(sq)
+            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                n = g.offset(sq, df, dr)
+                if n is not None and n in squares:
+                    continue
+                a, b = self._edge_points(r, sq, df, dr)
+                pygame.draw.line(surface, col, a, b, width)
+
+    def _edge_points(self, r: pygame.Rect, sq: int, df: int, dr: int):
+        """The screen end points of the edge of square ``sq`` facing board direction (df, dr)."""
+        if self.flipped:
+            df, dr = -df, -dr
+        if df == 1:
+            return r.topright, r.bottomright
+        if df == -1:
+            return r.topleft, r.bottomleft
+        if dr == 1:
+            return r.topleft, r.topright
+        return r.bottomleft, r.bottomright
+
+    def _draw_walls(self, surface: pygame.Surface) -> None:
+        g = self.grid
+        width = max(4, self.cell // 8)
+        for edge in g.walls:
+            a, b = sorted(edge)
+            fa, ra = g.coords(a)
+            fb, rb = g.coords(b)
+            p, q = self._edge_points(self.square_rect(a), a, fb - fa, rb - ra)
+            pygame.draw.line(surface, theme.WALL, p, q, width)
+            for end in (p, q):
+                pygame.draw.circle(surface, theme.WALL, end, width // 2)
+
+    def _draw_labels(self, surface: pygame.Surface) -> None:
+        g = self.grid
+        size = max(10, int(self.cell * 0.38))
+        for f in range(g.files):
+            sq = f  # rank 1
+            x = self.square_rect(sq).centerx
+            theme.blit_text(surface, g.names[sq][0], (x, self.rect.bottom + 3), size, theme.TEXT_DIM,
+                            anchor="midtop")
+        for r in range(g.ranks):
+            sq = r * g.files
+            y = self.square_rect(sq).centery
+            theme.blit_text(surface, str(r + 1), (self.rect.left - 5, y), size, theme.TEXT_DIM, anchor="midright")
+
+    # -- dynamic layers ----------------------------------------------------------------------------
+    def shade(self, surface: pygame.Surface, squares: Iterable[int], rgba, inset: int = 0) -> None:
+        """Tint squares with a translucent colour."""
+        tile = pygame.Surface((self.cell - 2 * inset, self.cell - 2 * inset), pygame.SRCALPHA)
+        tile.fill(rgba)
+        for sq in squares:
+            surface.blit(tile, self.square_rect(sq).inflate(-2 * inset, -2 * inset))
+
+    def ring(self, surface: pygame.Surface, squares: Iterable[int], col, width: int | None = None) -> None:
+        """Draw a frame inside squares."""
+        w = width or max(2, self.cell // 14)
+        for sq in squares:
+            pygame.draw.rect(surface, col, self.square_rect(sq).inflate(-w, -w), w, border_radius=w)
+
+    def dots(self, surface: pygame.Surface, squares: Iterable[int], col) -> None:
+        """A dot in the middle of each square (legal destinations)."""
+        radius = max(3, self.cell // 7)
+        for sq in squares:
+            pygame.draw.circle(surface, col, self.square_center(sq), radius)
+
+    def draw_pieces(self, surface: pygame.Surface, pieces: Iterable, viewer: str | None,
+                    skip: Iterable[str] = ()) -> None:
+        """Draw pieces (``gibson_core.pieces.Piece``, type None when hidden) on their squares."""
+        skip = set(skip)
+        for piece in pieces:
+            if piece.square and piece.square not in skip:
+                rect = self.square_rect(self.grid.index[piece.square])
+                draw_piece(surface, self.variant, rect.inflate(-self.cell // 8, -self.cell // 8), piece, viewer)
+
+    def draw_tokens(self, surface: pygame.Surface, tokens, pieces) -> None:
+        """Tokens (Flags) as small pennants on the square their value names, or on the carrier's square."""
+        where = {p.handle: p.square for p in pieces}
+        for i, (name, value) in enumerate(tokens):
+            for square in token_squares(value, self.grid, where):
+                r = self.square_rect(self.grid.index[square])
+                draw_flag(surface, r, theme.player_color(self.variant.players, _token_owner(name, self.variant)), i)
+
+
+def _token_owner(name: str, variant) -> str:
+    for player in variant.players:
+        if player in str(name):
+            return player
+    return "yellow"
+
+
+def token_squares(value, grid, where: dict) -> list[str]:
+    """The squares a token's value points at: a square name, a carrier handle, or any of these in a tuple."""
+    if isinstance(value, str) and value.lower() in grid.index:
+        return [value.lower()]
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int) and value in where and where[value]:
+        return [where[value]]
+    if isinstance(value, list | tuple):
+        out = []
+        for item in value:
+            out.extend(token_squares(item, grid, where))
+        return out[:1]
+    if isinstance(value, dict):
+        for key in ("carrier", "square"):
+            if key in value:
+                found = token_squares(value[key], grid, where)
+                if found:
+                    return found
+    return []
+
+
+def draw_flag(surface: pygame.Surface, square: pygame.Rect, col, index: int = 0) -> None:
+    """A small pennant in the top corner of a square."""
+    s = max(6, square.width // 3)
+    x = square.right - s - 2 - index * (s // 2)
+    y = square.top + 2
+    pygame.draw.line(surface, theme.WALL, (x, y), (x, y + s), max(1, s // 8))
+    pygame.draw.polygon(surface, col, [(x, y), (x + s, y + s // 4), (x, y + s // 2)])
+    pygame.draw.polygon(surface, theme.WALL, [(x, y), (x + s, y + s // 4), (x, y + s // 2)], 1)
+
+
+def draw_piece(surface: pygame.Surface, variant, rect: pygame.Rect, piece, viewer: str | None,
+               type_id: str | None = None) -> None:
+    """One piece: its face (service colour, id) when its type is known, else its back; an owner rim;
+    a small eye mark when it is an enemy piece the viewer knows only because it was revealed."""
+    owner = piece.owner if piece is not None else (viewer or variant.players[0])
+    tid = type_id if type_id is not None else (piece.type if piece is not None else None)
+    rim = theme.player_color(variant.players, owner)
+    radius = max(2, rect.width // 6)
+    border = max(2, rect.width // 12)
+    if tid is None:
+        pygame.draw.rect(surface, theme.mix(theme.PIECE_BACK, rim, 0.35), rect, border_radius=radius)
+        inner = rect.inflate(-rect.width // 2, -rect.height // 2)
+        pygame.draw.rect(surface, theme.mix(rim, theme.PIECE_BACK, 0.2), inner, max(1, border // 2),
+                         border_radius=radius)
+        pygame.draw.rect(surface, rim, rect, border, border_radius=radius)
+        return
+    face = theme.color(variant.type_of(tid).color)
+    pygame.draw.rect(surface, face, rect, border_radius=radius)
+    pygame.draw.rect(surface, rim, rect, border, border_radius=radius)
+    size = int(rect.height * (0.46 if len(tid) <= 3 else 0.36))
+    img = theme.text(tid, size, tuple(theme.readable_on(face)), True)
+    if img.get_width() > rect.width - 2 * border:
+        img = pygame.transform.smoothscale(img, (rect.width - 2 * border, img.get_height()))
+    surface.blit(img, img.get_rect(center=rect.center))
+    if piece is not None and piece.revealed and viewer is not None and piece.owner != viewer:
+        r = max(3, rect.width // 9)
+        c = (rect.right - r - 1, rect.top + r + 1)
+        pygame.draw.circle(surface, pygame.Color("#fff4c2"), c, r)
+        pygame.draw.circle(surface, theme.WALL, c, r, 1)
+        pygame.draw.circle(surface, theme.WALL, c, max(1, r // 2))

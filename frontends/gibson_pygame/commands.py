@@ -1,0 +1,66 @@
+"""``gibson play``, ``gibson screenshot`` and ``gibson uibench``: the front end's subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _options(pairs):
+    from gibson_core.cli import _options as parse
+
+    return parse(pairs)
+
+
+def cmd_play(args) -> int:
+    """Open the window."""
+    from .app import run
+
+    run(args.variant, args.vs, args.level, _options(args.option))
+    return 0
+
+
+def cmd_screenshot(args) -> int:
+    """Render a position to PNG."""
+    from .screenshot import render_position
+
+    path = render_position(args.variant, args.out, args.as_player, args.record, args.ply, args.plies, args.seed,
+                           _options(args.option))
+    print(f"wrote {path}")
+    return 0
+
+
+def cmd_uibench(args) -> int:
+    """Frame times of the play screen while the computer thinks."""
+    from .uibench import format_result, measure_frames
+
+    for name in args.variants or ["tri-tactics"]:
+        print(format_result(measure_frames(name, args.frames, agent=args.agent, level=args.level)))
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register the front end's subcommands on the ``gibson`` parser."""
+    p = subparsers.add_parser("play", help="open the game window (launcher when no variant is given)")
+    p.add_argument("variant", nargs="?")
+    p.add_argument("--vs", choices=["computer", "friend"], default=None, help="opponent (default: launcher choice)")
+    p.add_argument("--level", default=None, help="computer strength: easy, medium or hard")
+    p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
+    p.set_defaults(func=cmd_play)
+
+    p = subparsers.add_parser("screenshot", help="render a position as a player sees it, to PNG")
+    p.add_argument("variant")
+    p.add_argument("--out", required=True, help="PNG file to write")
+    p.add_argument("--record", help="a game record (JSON); default: random set-ups")
+    p.add_argument("--ply", type=int, default=None, help="position after this many plies of the record")
+    p.add_argument("--plies", type=int, default=0, help="without a record: random moves after the set-up")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--as", dest="as_player", default="blue", help="blue, red or all (full reveal)")
+    p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
+    p.set_defaults(func=cmd_screenshot)
+
+    p = subparsers.add_parser("uibench", help="frame times of the play screen while the computer thinks")
+    p.add_argument("variants", nargs="*")
+    p.add_argument("--frames", type=int, default=600)
+    p.add_argument("--agent", default=None, help="agent name (default: the strongest registered)")
+    p.add_argument("--level", default="medium")
+    p.set_defaults(func=cmd_uibench)

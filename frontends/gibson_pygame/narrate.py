@@ -1,0 +1,68 @@
+"""Events in words, for the combat reveal and the move log (only what the viewer's events say)."""
+
+from __future__ import annotations
+
+import attrs
+
+from gibson_core import events as ev
+
+
+@attrs.frozen
+class Clash:
+    """An attack as the viewer saw it: both pieces (owner, type id) and what came of it."""
+
+    attacker: tuple[str, str]
+    defender: tuple[str, str]
+    origin: str
+    target: str
+
+
+def _name(variant, type_id: str | None) -> str:
+    if type_id is None:
+        return "hidden piece"
+    try:
+        return variant.type_of(type_id).name
+    except KeyError:
+        return type_id
+
+
+def describe(event, variant) -> str | None:
+    """One line for an event worth telling (None for a plain move)."""
+    if isinstance(event, ev.Attacked):
+        other = variant.players[1 - variant.players.index(event.player)]
+        return (f"{event.player} {_name(variant, event.attacker)} ({event.origin}) attacks "
+                f"{other} {_name(variant, event.defender)} ({event.target})")
+    if isinstance(event, ev.Removed):
+        return f"{event.owner} {_name(variant, event.type)} on {event.square} removed: {event.reason}"
+    if isinstance(event, ev.Retreated):
+        return f"piece on {event.origin} driven back to {event.dest}" + (f": {event.reason}" if event.reason else "")
+    if isinstance(event, ev.Acted):
+        return f"{event.player} {event.kind}: {event.notation}"
+    if isinstance(event, ev.TokenMoved):
+        return f"{event.token}: {event.reason or 'moved'} ({event.square})"
+    if isinstance(event, ev.Revealed) and event.reason not in ("combat",):
+        return f"{event.owner} {_name(variant, event.type)} on {event.square} revealed" + (
+            f" ({event.reason})" if event.reason else "")
+    if isinstance(event, ev.GameOver):
+        return result_text(event.winner, event.reason)
+    return None
+
+
+def result_text(winner: str, reason: str) -> str:
+    """The end of a game in words."""
+    return f"Drawn: {reason}" if winner == "draw" else f"{winner} wins: {reason}"
+
+
+def notable(events) -> bool:
+    """True when a ply's events deserve a reveal banner (an attack, a removal, an action, a token, the end)."""
+    return any(isinstance(e, ev.Attacked | ev.Removed | ev.Acted | ev.TokenMoved | ev.GameOver) for e in events)
+
+
+def clashes(events, players: tuple) -> list[Clash]:
+    """The attacks among a ply's events."""
+    out = []
+    for e in events:
+        if isinstance(e, ev.Attacked):
+            other = players[1 - players.index(e.player)]
+            out.append(Clash((e.player, e.attacker), (other, e.defender), e.origin, e.target))
+    return out

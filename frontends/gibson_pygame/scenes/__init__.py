@@ -1,0 +1,1 @@
+"""The front end's scenes: launcher, set-up, play, hand-over and game over."""

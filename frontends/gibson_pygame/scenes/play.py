@@ -1,0 +1,385 @@
+"""The play screen: click a piece, its legal destinations light up; choose one, then an enemy to attack
+or "No attack"; actions (illuminate, fire, hand-over) are chosen the same way. Attacks are shown as a short
+reveal of both pieces with the result in words. The computer thinks in the background; in a hot-seat
+game a hand-over screen hides the board between turns.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from gibson_core import GibsonError
+from gibson_core.moves import ILLUMINATE, MOVE
+
+from .. import storage, theme
+from ..board import draw_piece
+from ..narrate import clashes, describe, notable
+from ..valuetable import ValueTableDialog
+from ..widgets import Button, NameDialog, PickDialog
+from .handover import HandoverScene
+from .position import PositionScene
+
+BANNER_SECONDS = 2.5
+
+
+class Banner:
+    """A short reveal of what a ply did: the clashing pieces and the reasons in words."""
+
+    def __init__(self, lines: list[str], fights: list, seconds: float = BANNER_SECONDS):
+        self.lines, self.fights, self.left = lines, fights, seconds
+
+    def draw(self, surface: pygame.Surface, variant, area: pygame.Rect) -> None:
+        """Draw over the middle of ``area``."""
+        h = 60 + 90 * len(self.fights[:2]) + 24 * len(self.lines)
+        box = pygame.Rect(0, 0, min(area.width - 20, 640), h)
+        box.center = area.center
+        pygame.draw.rect(surface, theme.PANEL, box, border_radius=12)
+        pygame.draw.rect(surface, theme.ACCENT, box, 2, border_radius=12)
+        y = box.top + 16
+        for fight in self.fights[:2]:
+            for k, (owner, tid) in enumerate((fight.attacker, fight.defender)):
+                r = pygame.Rect(0, 0, 72, 72)
+                r.center = (box.centerx + (-90 if k == 0 else 90), y + 38)
+                piece_owner = owner if owner in variant.players else variant.players[0]
+                draw_piece(surface, variant, r, None, piece_owner, type_id=tid)
+                if tid is None:
+                    draw_piece(surface, variant, r, _Back(piece_owner), None)
+            theme.blit_text(surface, "vs", (box.centerx, y + 38), 30, theme.ACCENT, True, anchor="center")
+            y += 90
+        for line in self.lines:
+            theme.blit_text(surface, line, (box.centerx, y + 10), 20, anchor="center")
+            y += 24
+        theme.blit_text(surface, "click to continue", (box.centerx, box.bottom - 14), 16, theme.TEXT_DIM,
+                        anchor="center")
+
+
+class _Back:
+    """A stand-in piece whose type is unknown."""
+
+    def __init__(self, owner: str):
+        self.owner, self.type, self.revealed, self.square = owner, None, False, ""
+
+
+class PlayScene(PositionScene):
+    """Playing a session from one human's seat."""
+
+    @classmethod
+    def begin(cls, app, session) -> None:
+        """Open the play screen for a session (after a hand-over in a hot-seat game)."""
+        humans = session.humans
+        viewer = session.to_move if session.to_move in humans else humans[0]
+        scene = cls(app, session, viewer)
+        if len(humans) > 1:
+            app.switch(HandoverScene(app, viewer, session.players, lambda: app.switch(scene)))
+        else:
+            app.switch(scene)
+
+    def __init__(self, app, session, viewer: str):
+        super().__init__(app, session, viewer)
+        self.seen = {p: session.ply for p in session.players}
+        self.banner: Banner | None = None
+        self.pending_handover = False
+        self.origin: str | None = None
+        self.dest: str | None = None
+        self.message = ""
+        self.thinking_time = 0.0
+
+    # -- selection ---------------------------------------------------------------------------------
+    @property
+    def my_turn(self) -> bool:
+        """True when the viewer may move now."""
+        return bool(self.obs.legal_moves) and self.obs.to_move == self.viewer and self.banner is None \
+            and not self.pending_handover
+
+    def moves_from(self, origin: str) -> list:
+        """Legal moves and actions of the piece on ``origin``."""
+        return [m for m in self.obs.legal_moves if m.origin == origin]
+
+    def choices(self) -> dict[str, set[str]]:
+        """Highlighted squares by role: ``dest`` (moves), ``attack`` (after choosing a destination),
+        ``action`` (fire or hand-over targets)."""
+        out = {"dest": set(), "attack": set(), "action": set()}
+        if self.origin is None:
+            return out
+        for m in self.moves_from(self.origin):
+            if self.dest is None:
+                if m.kind == MOVE:
+                    out["dest"].add(m.dest)
+                elif m.target:
+                    out["action"].add(m.target)
+            elif m.kind == MOVE and m.dest == self.dest and m.target:
+                out["attack"].add(m.target)
+        return out
+
+    def select(self, origin: str | None, dest: str | None = None) -> None:
+        """Set the selection and the buttons that go with it."""
+        self.origin, self.dest = origin, dest
+        self.resize(self.size)
+
+    def click_square(self, square: str) -> None:
+        """The whole click logic of the board."""
+        if not self.my_turn:
+            return
+        ch = self.choices()
+        if self.dest is not None:
+            if square in ch["attack"]:
+                self.play_first(lambda m: m.kind == MOVE and m.dest == self.dest and m.target == square)
+            elif square == self.dest:
+                self.no_attack()
+            else:
+                self.select(None)
+                self.click_square(square)
+            return
+        if self.origin is not None:
+            if square in ch["dest"]:
+                self.choose_dest(square)
+                return
+            if square in ch["action"]:
+                self.play_first(lambda m: m.kind != MOVE and m.target == square)
+                return
+        if square != self.origin and self.moves_from(square):
+            self.select(square)
+        else:
+            self.select(None)
+
+    def choose_dest(self, square: str) -> None:
+        """A destination chosen: move at once, or offer the attacks from there."""
+        options = [m for m in self.moves_from(self.origin) if m.kind == MOVE and m.dest == square]
+        if all(m.target is None for m in options):
+            self.play(options[0])
+        else:
+            self.select(self.origin, square)
+
+    def no_attack(self) -> None:
+        """Move to the chosen destination without attacking."""
+        self.play_first(lambda m: m.kind == MOVE and m.dest == self.dest and m.target is None)
+
+    def act(self, kind: str) -> None:
+        """Play the action of ``kind`` that needs no target (illuminate)."""
+        self.play_first(lambda m: m.kind == kind and m.target is None)
+
+    def play_first(self, test) -> None:
+        """Play the first legal move of the selected piece that passes ``test``."""
+        for m in self.moves_from(self.origin):
+            if test(m):
+                self.play(m)
+                return
+
+    def play(self, move) -> None:
+        """Make a move for the viewer."""
+        try:
+            self.session.play(move)
+        except (GibsonError, ValueError) as exc:
+            self.message = str(exc)
+            return
+        self.message = ""
+        self.select(None)
+        self.after_move(human=True)
+
+    def after_move(self, human: bool) -> None:
+        """Refresh the view, show what happened and hand over in a hot-seat game."""
+        self.refresh()
+        self.show_news()
+        if human and len(self.session.humans) > 1 and self.session.result() is None:
+            self.pending_handover = True
+
+    def show_news(self) -> None:
+        """Open a reveal banner for the plies the viewer has not seen yet, when something happened."""
+        start = self.seen.get(self.viewer, 0)
+        fresh = self.obs.events[start:]
+        self.seen[self.viewer] = len(self.obs.events)
+        if not any(notable(evs) for evs in fresh):
+            return
+        fights = [clash for evs in fresh for clash in clashes(evs, self.variant.players)]
+        lines = [text for evs in fresh for e in evs if (text := describe(e, self.variant))]
+        self.banner = Banner(lines[-6:], fights)
+
+    # -- commands ----------------------------------------------------------------------------------
+    def undo(self) -> None:
+        """Take back (to the human's last turn against the computer)."""
+        if not self.session.undo():
+            self.message = "nothing to undo"
+            return
+        self.banner = None
+        self.pending_handover = False
+        self.select(None)
+        self.seen = {p: self.session.ply for p in self.session.players}
+        if len(self.session.humans) > 1 and self.session.to_move != self.viewer:
+            self.handover()
+        else:
+            self.refresh()
+
+    def save(self) -> None:
+        """Save the game record under a name."""
+        def done(name: str) -> None:
+            try:
+                self.session.save(storage.game_path(name))
+                self.message = f"game saved as {name}"
+            except (GibsonError, OSError) as exc:
+                self.message = str(exc)
+        self.open_modal(NameDialog("Save game as", f"{self.variant.name}-{self.session.ply}", done))
+
+    def load(self) -> None:
+        """Load a saved game (it continues with the same opponent)."""
+        from ..session import Session
+
+        def pick(name: str) -> None:
+            try:
+                session = Session.load(storage.game_path(name), self.session.config, self.app.sync_ai)
+            except (GibsonError, OSError) as exc:
+                self.message = str(exc)
+                return
+            PlayScene.begin(self.app, session)
+        self.open_modal(PickDialog("Load a game", storage.game_names(), pick))
+
+    def resign(self) -> None:
+        """Give up the game."""
+        self.session.resign(self.viewer)
+        self.game_over()
+
+    def show_table(self) -> None:
+        """The value table overlay."""
+        self.open_modal(ValueTableDialog(self.variant))
+
+    def menu(self) -> None:
+        """Back to the launcher."""
+        from .launcher import LauncherScene
+
+        if self.session.worker is not None:
+            self.session.worker.cancel()
+        self.app.switch(LauncherScene(self.app, self.session.config))
+
+    def handover(self) -> None:
+        """Hide the board and pass the screen to the side to move."""
+        self.pending_handover = False
+        nxt = self.session.to_move
+
+        def ready() -> None:
+            self.set_viewer(nxt)
+            self.app.switch(self)
+            self.show_news()
+        self.app.switch(HandoverScene(self.app, nxt, self.session.players, ready))
+
+    def game_over(self) -> None:
+        """The full reveal."""
+        from .gameover import GameOverScene
+
+        self.app.switch(GameOverScene(self.app, self.session, self.viewer))
+
+    # -- frame -------------------------------------------------------------------------------------
+    def resize(self, size) -> None:
+        super().resize(size)
+        p = self.panel
+        bw = (p.width - 36) // 3
+        specs = [("Undo", self.undo, pygame.K_u), ("Save", self.save, None), ("Load", self.load, None),
+                 ("Table (T)", self.show_table, pygame.K_t), ("Resign", self.resign, None), ("Menu", self.menu, None)]
+        self.buttons = []
+        for i, (label, action, key) in enumerate(specs):
+            b = Button(label, action, key=key)
+            b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
+            self.buttons.append(b)
+        y = 78 + 2 * 40 + 28
+        extra = []
+        if self.dest is not None and any(m.kind == MOVE and m.dest == self.dest and m.target is None
+                                         for m in self.moves_from(self.origin)):
+            extra.append(Button("No attack", self.no_attack, key=pygame.K_n))
+        if self.origin is not None and self.dest is None:
+            for kind in sorted({m.kind for m in self.moves_from(self.origin) if m.kind == ILLUMINATE}):
+                extra.append(Button(kind.capitalize(), lambda k=kind: self.act(k)))
+        if self.origin is not None:
+            extra.append(Button("Cancel", lambda: self.select(None), key=pygame.K_ESCAPE))
+        for i, b in enumerate(extra):
+            b.rect = pygame.Rect(p.left + 12 + i * (bw + 6), y, bw, 34)
+            self.buttons.append(b)
+        self.buttons_bottom = y + 44
+
+    def handle_event(self, event) -> None:
+        super().handle_event(event)
+        if self.banner is not None:
+            if event.type == pygame.MOUSEBUTTONUP or (event.type == pygame.KEYDOWN and event.key in
+                                                      (pygame.K_SPACE, pygame.K_RETURN)):
+                self.banner.left = 0
+            return
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            sq = self.view.square_at(event.pos)
+            if sq is not None:
+                self.click_square(self.variant.grid.names[sq])
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 3:
+            self.select(None)
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.origin is None:
+            self.menu()
+
+    def update(self, dt: float) -> None:
+        if self.session.computer_to_move():
+            self.thinking_time += dt
+            self.session.start_thinking()  # it thinks while a banner is still shown
+        if self.banner is not None:
+            self.banner.left -= dt
+            if self.banner.left > 0:
+                return
+            self.banner = None
+        if self.session.result() is not None:
+            self.game_over()
+            return
+        if self.pending_handover:
+            self.handover()
+            return
+        if self.session.computer_to_move():
+            try:
+                move = self.session.computer_move()
+            except Exception as exc:  # the agent failed: say so, keep the window alive
+                self.message = f"the computer failed: {exc}"
+                return
+            if move is not None:
+                self.session.play(move)
+                self.thinking_time = 0.0
+                self.after_move(human=False)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        v, view = self.variant, self.view
+        self.draw_position(surface)
+        ch = self.choices()
+        idx = v.grid.index
+        if self.origin is not None:
+            view.ring(surface, [idx[self.origin]], theme.HIGHLIGHT_SELECT)
+        if self.dest is not None:
+            view.ring(surface, [idx[self.dest]], theme.HIGHLIGHT_SELECT)
+        view.dots(surface, [idx[s] for s in ch["dest"]], theme.HIGHLIGHT_MOVE)
+        view.shade(surface, [idx[s] for s in ch["attack"]], theme.HIGHLIGHT_ATTACK)
+        view.shade(surface, [idx[s] for s in ch["action"]], theme.HIGHLIGHT_ACTION)
+        self._draw_panel_top(surface)
+        self.draw_panel(surface, self.buttons_bottom)
+        if self.banner is not None:
+            self.banner.draw(surface, v, view.rect)
+        elif self.modal is None:
+            self.draw_hover(surface)
+
+    def _draw_panel_top(self, surface: pygame.Surface) -> None:
+        p = self.panel
+        pygame.draw.rect(surface, theme.PANEL, p)
+        pygame.draw.line(surface, theme.PANEL_EDGE, p.topleft, p.bottomleft, 2)
+        x = p.left + 12
+        theme.blit_text(surface, self.variant.title, (x, 12), 26, theme.TEXT, True)
+        mover = self.obs.to_move
+        col = theme.player_color(self.variant.players, mover)
+        if self.my_turn:
+            status = f"Your move, {mover}"
+        elif self.session.computer_to_move():
+            dots = "." * (1 + int(self.thinking_time * 3) % 3)
+            status = f"{mover} is thinking{dots}"
+        else:
+            status = f"{mover} to move"
+        pygame.draw.circle(surface, col, (x + 8, 52), 8)
+        theme.blit_text(surface, f"{status}   (ply {self.obs.ply})", (x + 22, 52), 20, anchor="midleft")
+        y = 78 + 2 * 40 + 4
+        prompt = self.message or self._prompt()
+        theme.blit_text(surface, prompt, (x, y), 18, theme.BAD if self.message else theme.TEXT_DIM)
+
+    def _prompt(self) -> str:
+        if not self.my_turn:
+            return ""
+        if self.dest is not None:
+            return "Attack a red square, or No attack"
+        if self.origin is not None:
+            return "Choose a destination (dot) or a target"
+        return "Click one of your pieces"

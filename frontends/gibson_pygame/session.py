@@ -1,0 +1,181 @@
+"""A game being played in the window: the only object that holds the hidden :class:`GameState`.
+
+Scenes ask a :class:`Session` for one player's :class:`Observation` and hand it moves; they never read
+the state. The full reveal (:meth:`Session.full_view`) is for the game-over screen and for
+``gibson screenshot --as all`` only.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from gibson_core import GameState, load_variant
+from gibson_core.events import Removed
+from gibson_core.observe import Observation, observe
+from gibson_core.pieces import Piece
+from gibson_core.record import GameRecord, load_record
+
+from .ai_worker import AIWorker, make_opponent
+
+FRIEND = "friend"
+
+
+@attrs.define
+class GameConfig:
+    """What the launcher chose: the variant and its options, the opponent, and the human's side."""
+
+    variant: str
+    options: dict = attrs.field(factory=dict)
+    opponent: str = FRIEND  # "friend" or an agent name from gibson_core.ai.AGENTS
+    level: str = "medium"
+    human: str | None = None  # the human's side against the computer (default: the first player)
+    seed: int | None = None
+
+    @property
+    def vs_computer(self) -> bool:
+        """True when one side is played by an agent."""
+        return self.opponent != FRIEND
+
+    def load(self):
+        """The compiled variant with these options."""
+        return load_variant(self.variant, self.options or None)
+
+    def humans(self, variant) -> tuple[str, ...]:
+        """The players sitting at this screen."""
+        if not self.vs_computer:
+            return tuple(variant.players)
+        return (self.human or variant.players[0],)
+
+    def make_worker(self, sync: bool = False) -> AIWorker | None:
+        """The computer opponent's background worker (None against a friend)."""
+        if not self.vs_computer:
+            return None
+        return AIWorker(make_opponent(self.opponent, self.level), None, self.seed, sync)
+
+
+class Session:
+    """One game: moves in, Observations out, undo, resign, save and load."""
+
+    def __init__(self, config: GameConfig, setups: dict, state: GameState | None = None, sync_ai: bool = False):
+        self.config = config
+        self.variant = state.variant if state is not None else config.load()
+        self.setups = {p: dict(s) for p, s in setups.items()}
+        self._state = state or GameState.from_setups(self.variant, self.setups)
+        self.humans = config.humans(self.variant)
+        self.worker = config.make_worker(sync_ai)
+        self.resigned: tuple[str, str] | None = None
+
+    # -- reading -----------------------------------------------------------------------------------
+    @property
+    def players(self) -> tuple:
+        """The variant's two players."""
+        return self.variant.players
+
+    @property
+    def to_move(self) -> str:
+        """Whose turn it is."""
+        return self._state.player
+
+    @property
+    def ply(self) -> int:
+        """Plies played."""
+        return self._state.ply
+
+    def observation(self, player: str) -> Observation:
+        """What ``player`` may know now."""
+        return observe(self._state, player)
+
+    def result(self) -> tuple[str, str] | None:
+        """(winner, reason) once the game is over (a resignation included), else None."""
+        if self.resigned:
+            return self.resigned
+        res = self._state.outcome()
+        return (res.winner, res.reason) if res else None
+
+    def full_view(self) -> Observation:
+        """Everything revealed (game over, or a spectator's screenshot): an Observation with every type."""
+        state = self._state
+        base = observe(state, self.players[0])
+        pieces = tuple(state._piece(pid, True) for pid in range(1, len(state.owner)) if state.square[pid] >= 0)
+        removed = tuple(Piece(e.handle, e.owner, e.square, e.type, e.public, True)
+                        for _m, events in state.history for e in events if isinstance(e, Removed))
+        return attrs.evolve(base, player="all", pieces=pieces, removed=removed, legal_moves=(),
+                            events=tuple(events for _m, events in state.history), result=self.result())
+
+    def is_human(self, player: str) -> bool:
+        """True for a player sitting at this screen."""
+        return player in self.humans
+
+    # -- acting ------------------------------------------------------------------------------------
+    def play(self, move) -> tuple:
+        """Make a legal move for the side to move; IllegalMoveError leaves the game unchanged."""
+        if self.result() is not None:
+            raise ValueError("the game is over")
+        if self.worker is not None:
+            self.worker.cancel()
+        return self._state.play(move)
+
+    def undo(self) -> bool:
+        """Take back the last move; against the computer, back to the human's previous turn. False when
+        there is nothing to take back."""
+        if not self._state.history:
+            return False
+        if self.worker is not None:
+            self.worker.cancel()
+        self.resigned = None
+        self._state.pop()
+        while self._state.history and not self.is_human(self._state.player):
+            self._state.pop()  # the computer's reply goes too; if it moved first it will move again
+        return True
+
+    def resign(self, player: str) -> None:
+        """``player`` gives up."""
+        other = self.players[1 - self.players.index(player)]
+        self.resigned = (other, f"{player} resigned")
+        if self.worker is not None:
+            self.worker.cancel()
+
+    # -- the computer ------------------------------------------------------------------------------
+    def computer_to_move(self) -> bool:
+        """True when the agent should be moving now."""
+        return self.worker is not None and self.result() is None and not self.is_human(self.to_move)
+
+    def start_thinking(self) -> None:
+        """Give the agent its Observation (and nothing else) to think about."""
+        if self.computer_to_move() and not self.worker.busy:
+            self.worker.start(self.observation(self.to_move))
+
+    def computer_move(self):
+        """The agent's move once it has chosen; None while it thinks."""
+        if not self.computer_to_move():
+            return None
+        return self.worker.poll()
+
+    # -- records -----------------------------------------------------------------------------------
+    def record(self) -> GameRecord:
+        """The game record (both set-ups, moves in notation, result)."""
+        return GameRecord.from_state(self._state, self.setups, self.config.seed)
+
+    def save(self, path) -> None:
+        """Write the record (JSON, ``gibson-record/1``)."""
+        self.record().save(path)
+
+    @classmethod
+    def load(cls, path, config: GameConfig | None = None, sync_ai: bool = False) -> Session:
+        """Replay a saved record into a session (against a friend unless ``config`` says otherwise)."""
+        record = load_record(path)
+        state = record.replay()
+        cfg = attrs.evolve(config, variant=record.variant, options=dict(record.options or {})) if config \
+            else GameConfig(record.variant, dict(record.options or {}))
+        return cls(cfg, record.setups, state, sync_ai)
+
+    @classmethod
+    def random(cls, config: GameConfig, seed: int = 0, sync_ai: bool = False) -> Session:
+        """A game from two random set-ups (screenshots, benchmarks)."""
+        from gibson_core.setup import random_setup
+
+        variant = config.load()
+        rng = random.Random(seed)
+        return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai)

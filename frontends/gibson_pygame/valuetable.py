@@ -1,0 +1,137 @@
+"""The Value Table overlay (key T): who beats whom, read from the variant's compiled combat data.
+
+Rows attack, columns defend. A cell shows the winner's id, ``X`` when both go, ``.`` when nothing
+happens and ``?`` when special rules (terrain, coastline...) decide; where the variant's data has a
+printed table its own cell text is shown. Hovering a row or column names what that type beats, loses to
+and ties with.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from gibson_core.combat import ATTACKER, DEFENDER
+
+from . import theme
+from .widgets import Modal
+
+
+def cell_result(variant, a: int, d: int) -> str:
+    """``win``, ``lose``, ``both``, ``none`` or ``depends`` for type ``a`` attacking type ``d``."""
+    rules, base = variant.combat_cells[a][d]
+    if rules:
+        return "depends"
+    removed = set(base.removed)
+    if removed == {DEFENDER}:
+        return "win"
+    if removed == {ATTACKER}:
+        return "lose"
+    if removed == {ATTACKER, DEFENDER}:
+        return "both"
+    return "none"
+
+
+def summary(variant, a: int) -> dict[str, list[str]]:
+    """What type ``a`` beats, loses to, ties with (both removed) and where it depends, when it attacks."""
+    out: dict[str, list[str]] = {"beats": [], "loses to": [], "ties with": [], "depends against": []}
+    key = {"win": "beats", "lose": "loses to", "both": "ties with", "depends": "depends against"}
+    for d, t in enumerate(variant.types):
+        res = cell_result(variant, a, d)
+        if res in key:
+            out[key[res]].append(t.id)
+    return out
+
+
+def _symbol(variant, a: int, d: int, printed: dict) -> str:
+    ta, td = variant.types[a], variant.types[d]
+    if (ta.id, td.id) in printed:
+        return printed[(ta.id, td.id)]
+    res = cell_result(variant, a, d)
+    return {"win": ta.id, "lose": td.id, "both": "X", "none": ".", "depends": "?"}[res]
+
+
+def printed_cells(variant) -> dict[tuple[str, str], str]:
+    """The variant's own table cells, when its data prints a table."""
+    table = ((variant.data.get("combat") or {}).get("table")) or {}
+    columns = table.get("columns") or []
+    out = {}
+    for row_id, row in (table.get("rows") or {}).items():
+        if isinstance(row, list):
+            for col, cell in zip(columns, row, strict=False):
+                out[(row_id, col)] = str(cell)
+    return out
+
+
+_COLOURS = {"win": "#3d7a3d", "lose": "#8a3232", "both": "#6b5a2a", "none": "#30353c", "depends": "#4b3d6b"}
+
+
+class ValueTableDialog(Modal):
+    """The overlay; T or Escape closes it."""
+
+    def __init__(self, variant):
+        super().__init__(f"{variant.title}: value table (row attacks column)")
+        self.variant = variant
+        self.printed = printed_cells(variant)
+        self.hover: int | None = None
+        self.cell = 20
+        self.origin = (0, 0)
+
+    def place(self, size) -> None:
+        w, h = size
+        self.rect = pygame.Rect(20, 20, w - 40, h - 40)
+        n = len(self.variant.types)
+        self.cell = max(14, min(44, (self.rect.width - 120) // (n + 1), (self.rect.height - 190) // (n + 1)))
+        self.origin = (self.rect.left + 20 + 2 * self.cell, self.rect.top + 56 + self.cell)
+
+    def _index_at(self, pos) -> int | None:
+        n = len(self.variant.types)
+        x, y = pos
+        col = (x - self.origin[0]) // self.cell
+        row = (y - self.origin[1]) // self.cell
+        if 0 <= row < n and x >= self.rect.left:
+            return row
+        if 0 <= col < n and y >= self.rect.top:
+            return col
+        return None
+
+    def handle_event(self, event) -> bool:
+        super().handle_event(event)
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_t:
+            self.closed = True
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self._index_at(event.pos)
+        if event.type == pygame.MOUSEBUTTONUP and not self.rect.collidepoint(event.pos):
+            self.closed = True
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        v, c = self.variant, self.cell
+        ox, oy = self.origin
+        size = max(10, int(c * 0.5))
+        for i, t in enumerate(v.types):
+            hot = i == self.hover
+            fg = theme.ACCENT if hot else theme.TEXT
+            theme.blit_text(surface, t.id, (ox - 6, oy + i * c + c // 2), size, fg, hot, anchor="midright")
+            theme.blit_text(surface, t.id, (ox + i * c + c // 2, oy - 4), size, fg, hot, anchor="midbottom")
+        for a in range(len(v.types)):
+            for d in range(len(v.types)):
+                r = pygame.Rect(ox + d * c, oy + a * c, c - 1, c - 1)
+                col = theme.color(_COLOURS[cell_result(v, a, d)])
+                if self.hover in (a, d):
+                    col = theme.mix(col, theme.TEXT, 0.2)
+                pygame.draw.rect(surface, col, r)
+                theme.blit_text(surface, _symbol(v, a, d, self.printed), r.center, size, anchor="center")
+        y = oy + len(v.types) * c + 10
+        if self.hover is not None:
+            t = v.types[self.hover]
+            theme.blit_text(surface, f"{t.name} ({t.id}) attacking:", (self.rect.left + 20, y), 20, theme.ACCENT)
+            y += 22
+            for label, ids in summary(v, self.hover).items():
+                if ids:
+                    theme.blit_text(surface, f"{label}: {', '.join(ids)}", (self.rect.left + 30, y), 18)
+                    y += 20
+        else:
+            theme.blit_text(surface, "Hover a piece type to see what it beats, loses to and ties with. "
+                            "Green: the row wins; red: it loses; brown: both removed; purple: terrain rules decide.",
+                            (self.rect.left + 20, y), 18, theme.TEXT_DIM)
