@@ -71,6 +71,7 @@ def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dic
     while time.perf_counter() - start < seconds:
         for state in positions:
             state._legal = None
+            state._piece_moves.clear()  # a full enumeration: no per-piece moves kept from before
             moves_total += len(state._generate(state.to_move))
             count += 1
     elapsed = time.perf_counter() - start

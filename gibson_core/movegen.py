@@ -86,6 +86,14 @@ class MoveTables:
             tuple(variant.zone(t.confined_to, player) if t.confined_to else None for t in variant.types)
             for player in variant.players
         )
+        # A piece's own moves read the squares it can reach and the squares next to those; for pieces that
+        # do not slide that is within ``reach`` king-moves. Sliders read whole lines, up to the first blocker.
+        # A slider remembers, as a bit mask, the squares its moves read (``GameState._moves_of``).
+        reach = 1 + max((t.movement.distance if t.movement.kind == JUMP else 1) for t in variant.types)
+        self.influence = tuple(tuple(grid.within_king(sq, reach)) + (sq,) for sq in range(grid.size))
+        self.bit = tuple(1 << sq for sq in range(grid.size))
+        self.around_mask = tuple(sum(1 << n for n in grid.within_king(sq, 1)) | (1 << sq) for sq in range(grid.size))
+        self.slider_types = frozenset(i for i, t in enumerate(variant.types) if t.movement.kind == SLIDE)
         self.win_types = tuple(
             frozenset(t for entries in wins.values() for types, _p, _r in entries for t in types)
             for wins in variant.win_arrive

@@ -73,6 +73,10 @@ class GameState:
         self.history: list[tuple[Move, tuple]] = []
         self._stack: list[tuple] = []
         self._legal: list[Move] | None = None
+        self._piece_moves: dict[int, list[Move]] = {}
+        self._touched: list[int] = []  # squares whose occupant changed during the move being made
+        self._sliders = tuple(pid for pid in range(1, n) if self.ptype[pid] in self.tables.slider_types)
+        self._slider_reads: dict[int, int] = {}
         self._hooks = variant.plugin_manager.hook if variant.plugin_manager else None
         self._has = self.tables.hooks_present
         self._losers: set[int] = set()
@@ -130,6 +134,8 @@ class GameState:
         other.history = list(self.history)
         other._stack = []
         other._legal = None
+        other._piece_moves = dict(self._piece_moves)
+        other._slider_reads = dict(self._slider_reads)
         other._player_logs = {}
         return other
 
@@ -185,39 +191,20 @@ class GameState:
         return self._legal
 
     def _generate(self, me: int) -> list[Move]:
-        tables = self.tables
-        board, owner, ptype, square = self.board, self.owner, self.ptype, self.square
-        by_type = tables.by_type
-        confined = tables.confined[me]
-        wins = self.variant.win_arrive[me]
-        winners = tables.win_types[me]
-        compulsory = self.variant.compulsory_attack
-        them = 1 - me
+        # Each piece's own moves depend only on the squares near it (``MoveTables.influence``), so they are
+        # cached per piece and recomputed only when a move changed a square within reach (see ``push``).
+        cache = self._piece_moves
+        square = self.square
         out: list[Move] = []
-        append = out.append
+        extend = out.extend
         for pid in self.pids[me]:
             o = square[pid]
             if o < 0:
                 continue
-            t = ptype[pid]
-            slides, table, can_attack, long_attack_only = by_type[t]
-            if table is None:
-                continue
-            allowed = confined[t]
-            if slides or compulsory or allowed is not None:
-                self._generate_piece(pid, o, t, me, out)
-                continue
-            may_win = t in winners
-            for d, plain, attacks in table[o]:
-                if board[d]:
-                    continue
-                append(plain)
-                if may_win and d in wins and self._arrival_wins(pid, o, d, wins[d]):
-                    continue
-                if can_attack:
-                    for a, mv in attacks:
-                        if owner[board[a]] == them:
-                            append(mv)
+            moves = cache.get(pid)
+            if moves is None:
+                moves = cache[pid] = self._moves_of(pid, o, me)
+            extend(moves)
         if self._has.get("gibson_extra_moves"):
             for extra in self._hooks.gibson_extra_moves(state=self, player=me):
                 out.extend(extra)
@@ -225,29 +212,51 @@ class GameState:
             out = self._hooks.gibson_filter_moves(state=self, player=me, moves=out)
         return out
 
-    def _generate_piece(self, pid: int, o: int, t: int, me: int, out: list) -> None:
-        """Moves of one piece in the general case: slides, zone limits, winning squares, compulsory attack."""
+    def _moves_of(self, pid: int, o: int, me: int) -> list[Move]:
+        """The moves of one piece standing on ``o`` (no hook: variant rules filter the whole list later)."""
         board, owner = self.board, self.owner
+        t = self.ptype[pid]
         slides, table, can_attack, long_attack_only = self.tables.by_type[t]
-        allowed = self.tables.confined[me][t]
-        wins = self.variant.win_arrive[me]
-        compulsory = self.variant.compulsory_attack
+        out: list[Move] = []
+        if table is None:
+            return out
+        append = out.append
         them = 1 - me
-        rays = table[o] if slides else (table[o],)
-        for ray in rays:
+        allowed = self.tables.confined[me][t]
+        wins = self.variant.win_arrive[me] if t in self.tables.win_types[me] else {}
+        compulsory = self.variant.compulsory_attack
+        if not (slides or compulsory or allowed is not None):
+            for d, plain, attacks in table[o]:
+                if board[d]:
+                    continue
+                append(plain)
+                if d in wins and self._arrival_wins(pid, o, d, wins[d]):
+                    continue
+                if can_attack:
+                    for a, mv in attacks:
+                        if owner[board[a]] == them:
+                            append(mv)
+            return out
+        reads = 0  # squares a slider's moves depend on, as a bit mask (see _forget_moves_near)
+        around = self.tables.around_mask
+        for ray in table[o] if slides else (table[o],):
             for step, (d, plain, attacks) in enumerate(ray):
+                reads |= around[d]
                 if board[d] or (allowed is not None and d not in allowed):
                     if slides:
                         break
                     continue
                 if d in wins and self._arrival_wins(pid, o, d, wins[d]):
-                    out.append(plain)
+                    append(plain)
                     continue
                 targets = [mv for a, mv in attacks if owner[board[a]] == them] if can_attack else ()
                 long_slide = slides and step > 0
                 if not (targets and compulsory) and not (long_slide and long_attack_only):
-                    out.append(plain)
+                    append(plain)
                 out.extend(targets)
+        if slides:
+            self._slider_reads[pid] = reads
+        return out
 
     def _arrival_wins(self, pid: int, o: int, d: int, entries) -> bool:
         t = self.ptype[pid]
@@ -283,8 +292,9 @@ class GameState:
 
     def push(self, move: Move) -> None:
         """Make a move without checking it (the fast path for search and replay of trusted moves)."""
+        self._touched = touched = []
         self._stack.append((self.board[:], self.square[:], self.revealed[:], self.moved[:], self.track[:],
-                            dict(self.tokens), self.to_move, self.ply, self.result, len(self.history)))
+                            dict(self.tokens), self.to_move, self.ply, self.result, len(self.history), touched))
         self._legal = None
         events: list = []
         self._losers = set()
@@ -302,11 +312,33 @@ class GameState:
         if self.result is None and self.variant.ply_limit and self.ply >= self.variant.ply_limit:
             self._finish("draw", f"ply limit of {self.variant.ply_limit} reached", events)
         self.history.append((move, tuple(events)))
+        self._forget_moves_near(touched)
+
+    def _forget_moves_near(self, touched: list) -> None:
+        """Drop the cached moves of every piece that can reach, or attack from, a square that changed."""
+        if not touched:
+            return
+        board, square, cache = self.board, self.square, self._piece_moves
+        influence = self.tables.influence
+        for sq in touched:
+            for near in influence[sq]:
+                pid = board[near]
+                if pid:
+                    cache.pop(pid, None)
+        bit = self.tables.bit
+        changed = 0
+        for sq in touched:
+            changed |= bit[sq]
+        reads = self._slider_reads
+        for pid in self._sliders:
+            if pid in cache and reads[pid] & changed:
+                del cache[pid]
 
     def pop(self) -> Move:
         """Undo the last pushed move, restoring the exact previous state; returns that move."""
         (self.board, self.square, self.revealed, self.moved, self.track, self.tokens, self.to_move, self.ply,
-         self.result, n) = self._stack.pop()
+         self.result, n, touched) = self._stack.pop()
+        self._forget_moves_near(touched)
         move = self.history[n][0]
         del self.history[n:]
         self._legal = None
@@ -319,6 +351,7 @@ class GameState:
         board = self.board
         board[o] = 0
         board[d] = pid
+        self._touched += (o, d)
         self.square[pid] = d
         self.moved[pid] = True
         events.append(ev.Moved(self.variant.players[me], move.origin, move.dest, pid))
@@ -389,22 +422,25 @@ class GameState:
     # ------------------------------------------------------------------------------------------------
     # Effects used by the core and by rule plugins
     # ------------------------------------------------------------------------------------------------
-    def remove(self, pid: int, reason: str, events: list, public: bool | None = None) -> None:
-        """Take a piece off the board, recording why; a vital piece's loss decides the game at move end."""
+    def remove(self, pid: int, reason: str, events: list, public: bool | None = None, cause: str = "") -> None:
+        """Take a piece off the board, recording why; a vital piece's loss decides the game at move end.
+        ``cause`` is a short word for rule plugins (``combat``, ``blast``, ``shot down``...)."""
         sq = self.square[pid]
         if sq < 0:
             return
         self.board[sq] = 0
         self.square[pid] = -1
+        self._touched.append(sq)
         t = self.variant.types[self.ptype[pid]]
         pub = self.revealed[pid] if public is None else public
         events.append(ev.Removed(self.grid.names[sq], self.variant.players[self.owner[pid]], t.id, pid, reason, pub))
-        self._removed_this_move = True
+        if self.ptype[pid] in self.variant.draw_when_none_left:
+            self._removed_this_move = True
         if self.ptype[pid] in self.variant.lose_when_removed:
             self._losers.add(self.owner[pid])
             self._loss_reason[self.owner[pid]] = f"{t.name} lost: {reason}"
         if self._has.get("gibson_on_removed"):
-            self._hooks.gibson_on_removed(state=self, pid=pid, square=sq, events=events)
+            self._hooks.gibson_on_removed(state=self, pid=pid, square=sq, events=events, cause=cause)
 
     def reveal(self, pid: int, events: list, reason: str = "") -> None:
         """Make a piece's type known to both players for the rest of the game."""
@@ -467,21 +503,23 @@ class GameState:
         self.reveal(defender, events, "combat")
         outcome = self.resolve(attacker, defender)
         for role in outcome.removed:
-            self.remove(attacker if role == ATTACKER else defender, outcome.reason, events)
+            self.remove(attacker if role == ATTACKER else defender, outcome.reason, events, cause="combat")
         if outcome.retreat:
             self.drive_back(attacker if outcome.retreat == ATTACKER else defender, outcome.reason, events)
         self.last_outcome = outcome
         return outcome
 
     def drive_back(self, pid: int, reason: str, events: list) -> None:
-        """Move a piece one square straight towards its own back rank if that square is empty and on the board."""
+        """Move a piece one square straight towards its own back rank if that square is empty, on the board
+        and not behind a wall."""
         sq = self.square[pid]
         step = -1 if self.owner[pid] == 0 else 1
         dest = self.grid.offset(sq, 0, step)
-        if dest is None or self.board[dest]:
+        if dest is None or self.board[dest] or self.grid.wall_between(sq, dest):
             return
         self.board[sq] = 0
         self.board[dest] = pid
+        self._touched += (sq, dest)
         self.square[pid] = dest
         events.append(ev.Retreated(self.grid.names[sq], self.grid.names[dest], pid, reason))
 

@@ -104,3 +104,23 @@ def test_a_record_round_trips(name, options):
     assert replayed.position() == state.position()
     assert [str(m) for m, _ in replayed.history] == [str(m) for m, _ in state.history]
     assert replayed.outcome() == state.outcome()
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_cached_moves_equal_a_fresh_enumeration(name, options):
+    """The per-piece move cache never serves a stale move: at every ply, and after every pop, the legal
+    moves equal those of a state that never cached anything."""
+    variant = load_variant(name, options)
+    rng = random.Random(13)
+    state = new_game(variant, rng)
+    for ply in range(600):
+        moves = state.legal_moves()
+        fresh = state.copy()
+        fresh._piece_moves.clear()
+        fresh._slider_reads.clear()
+        assert sorted(map(str, moves)) == sorted(map(str, fresh.legal_moves())), f"ply {ply}"
+        if not moves:
+            break
+        state.push(rng.choice(moves))
+        if ply % 7 == 3:
+            state.pop()
