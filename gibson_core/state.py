@@ -17,7 +17,7 @@ from .combat import ATTACKER, DEFENDER, Outcome
 from .errors import IllegalMoveError, SetupError
 from .movegen import MoveTables
 from .moves import MOVE, Move
-from .pieces import SLIDE, Piece
+from .pieces import Piece
 from .variant import Variant
 
 
@@ -318,7 +318,7 @@ class GameState:
         """Drop the cached moves of every piece that can reach, or attack from, a square that changed."""
         if not touched:
             return
-        board, square, cache = self.board, self.square, self._piece_moves
+        board, cache = self.board, self._piece_moves
         influence = self.tables.influence
         for sq in touched:
             for near in influence[sq]:
@@ -406,10 +406,10 @@ class GameState:
                 (loser,) = losers
                 self._finish(players[1 - loser], self._loss_reason.get(loser, f"{players[loser]} is beaten"), events)
             return
-        if v.draw_when_none_left and self._removed_this_move:
-            if not any(self.ptype[q] in v.draw_when_none_left for p in (0, 1) for q in self.alive(p)):
-                names = ", ".join(sorted({v.types[t].name for t in v.draw_when_none_left}))
-                self._finish("draw", f"neither side has any of: {names}", events)
+        if (v.draw_when_none_left and self._removed_this_move
+                and not any(self.ptype[q] in v.draw_when_none_left for p in (0, 1) for q in self.alive(p))):
+            names = ", ".join(sorted({v.types[t].name for t in v.draw_when_none_left}))
+            self._finish("draw", f"neither side has any of: {names}", events)
         if self.result is None and self._has.get("gibson_game_result"):
             res = self._hooks.gibson_game_result(state=self)
             if res is not None:
