@@ -24,7 +24,11 @@ def explain_illegal(state, move: Move) -> str:
     ptype = state.type_of(pid)
     name = ptype.name
     if move.kind != MOVE:
-        if move.kind not in ptype.actions:
+        why = _rule_sections_explain(state, move)
+        if why:
+            return why
+        kinds = {a.get("kind") if isinstance(a, dict) else a for a in ptype.actions}
+        if move.kind not in kinds:
             return f"a {name} cannot {move.kind}"
         return f"the {name} on {move.origin} cannot {move.kind} here"
     kind = ptype.movement.kind
@@ -84,4 +88,16 @@ def explain_illegal(state, move: Move) -> str:
             return f"moving to {move.dest} wins the game, and a winning move cannot carry an attack"
     elif variant.compulsory_attack:
         return f"attacking is compulsory: the {name} must attack from {move.dest}"
+    why = _rule_sections_explain(state, move)
+    if why:
+        return why
     return f"{move} is not a legal move of the {name} in this position (a variant rule forbids it)"
+
+
+def _rule_sections_explain(state, move: Move) -> str | None:
+    """The first reason a data-declared core rule section (effects, flags) gives for refusing ``move``."""
+    for section in state.variant.rules.values():
+        why = section.explain(state, move)
+        if why:
+            return why
+    return None

@@ -62,8 +62,9 @@ def gibson_after_move(state, move, events):
 
 
 @hookspec
-def gibson_on_removed(state, pid, square, events):
-    """Piece ``pid`` was just removed from ``square`` (drop what it carried)."""
+def gibson_on_removed(state, pid, square, events, cause):
+    """Piece ``pid`` was just removed from ``square`` (drop what it carried); ``cause`` is a short word such as
+    ``combat``, ``blast`` or ``shot down`` (an effect's data names its own)."""
 
 
 @hookspec(firstresult=True)

@@ -26,7 +26,8 @@ OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
 # each one; tests/test_docs.py checks it). A new key must be added here, or the loader reports it as unknown.
 TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays",
                   "services", "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed",
-                  "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename")
+                  "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename",
+                  "flags", "counts")
 PIECE_KEYS = ("id", "name", "count", "service", "element", "tags", "value", "number", "move", "attack",
               "confined_to", "effects", "actions", "color", "description")
 
@@ -112,6 +113,7 @@ class Variant:
     source: str
     plugin_manager: Any = None
     spec: VariantSpec | None = None
+    rules: dict = attrs.field(factory=dict)  # core rule section -> its compiled tables ("effects", "flags")
 
     # -- convenience -------------------------------------------------------------------------------
     def type_of(self, type_id: str) -> PieceType:
@@ -232,6 +234,7 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
         for t in types
     )
     win_arrive = _compile_wins(chk, data, players, zones, paths, selector)
+    rules = _compile_rule_sections(chk, data, grid, zones, players, selector)
     lists = {}
     for key in ("lose_when_removed", "lose_when_only_left", "draw_when_none_left"):
         spec = data.get(key)
@@ -251,7 +254,23 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
         draw_when_none_left=lists["draw_when_none_left"], transit_squares=transit,
         compulsory_attack=bool(data.get("compulsory_attack", False)), ply_limit=ply_limit,
         options=dict(option_values), option_specs=dict(data.get("options") or {}), data=data, source=chk.doc.file,
+        rules=rules,
     )
+
+
+def _compile_rule_sections(chk, data, grid, zones, players, selector) -> dict:
+    """Tables of the core's data-declared rule modules: per-piece effects and actions, carried Flags."""
+    from .effects import compile_effects
+    from .tokens import compile_flags
+
+    out = {}
+    effects = compile_effects(chk, data, grid, selector)
+    if effects is not None:
+        out["effects"] = effects
+    flags = compile_flags(chk, data, grid, zones, players, selector)
+    if flags is not None:
+        out["flags"] = flags
+    return out
 
 
 def _squares(chk: _Checker, grid: Grid | None, spec: Any, path: tuple) -> list[int]:
@@ -375,6 +394,7 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         count = chk.need(spec, "count", path, int, "pieces of this type a side")
         if pid is None or pname is None or count is None:
             continue
+        count = _count_override(chk, data, pid, count)
         if count < 0:
             chk.add(path + ("count",), f"a count cannot be negative: {count}")
         if pid in index:
@@ -417,7 +437,26 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         ))
     if not types and pieces is not None:
         chk.add(("pieces",), "a variant needs at least one piece type")
+    counts = data.get("counts")
+    if counts is not None and not isinstance(counts, dict):
+        chk.add(("counts",), f"expected a mapping of piece ids to counts, got {counts!r}")
+    for pid in counts if isinstance(counts, dict) else ():
+        if pid not in index:
+            chk.add(("counts", pid), f"unknown piece id {pid!r} (pieces: {', '.join(index)})")
     return tuple(types), index
+
+
+def _count_override(chk: _Checker, data: dict, pid: str, count: int) -> int:
+    """A piece count from the top-level ``counts`` mapping (``{id: count}``, used by options that change
+    the piece set), else the piece entry's own count."""
+    counts = data.get("counts")
+    if not isinstance(counts, dict) or pid not in counts:
+        return count
+    value = counts[pid]
+    if isinstance(value, bool) or not isinstance(value, int):
+        chk.add(("counts", pid), f"expected a whole number of pieces, got {value!r}")
+        return count
+    return value
 
 
 class _Selector:
