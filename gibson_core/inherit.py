@@ -4,9 +4,10 @@ child's changes merged in, then validated and compiled like any other variant.
 Merge rules (the child always wins):
 
 * ``rename: {OLD: NEW, ...}`` renames piece ids of the parent everywhere an id can appear: piece ids and
-  tags, service tags, terrain ``element`` tag keys, value-table columns, row keys and cells, combat rule
-  selectors, win ``pieces``, ``counts`` keys, ``lose_when_removed`` / ``lose_when_only_left`` / ``draw_when_none_left``, and
-  the same keys inside options' ``overrides``.
+  tags, the selectors of pieces' ``effects`` and ``actions``, service tags, terrain ``element`` tag keys,
+  value-table columns, row keys and cells, combat rule selectors, win ``pieces``, ``counts`` keys,
+  ``flags`` selectors, ``lose_when_removed`` / ``lose_when_only_left`` / ``draw_when_none_left``, and the
+  same keys inside options' ``overrides``.
 * ``pieces`` merge by ``id``: a child entry with a parent's id changes only the keys it gives; a new id is
   appended; ``{id: X, remove: true}`` drops the piece together with its value-table row and column.
 * When the child gives a piece a new name, the parent's rule names, reasons, marks and win reasons that
@@ -39,6 +40,8 @@ REMOVE = "remove"
 # Where a piece id may appear, outside the pieces list and the value table.
 _SELECTOR_LISTS = ("lose_when_removed", "lose_when_only_left", "draw_when_none_left")
 _RULE_SELECTORS = ("pair", "attacker", "defender")
+_EFFECT_SELECTORS = ("targets", "spare", "backfire")  # in pieces' effects and actions
+_FLAG_SELECTORS = ("cannot_carry", "mined_pickup")
 
 
 @attrs.define(eq=False)
@@ -259,6 +262,9 @@ def _rename_ids(base: _Node, renames: dict[str, str]) -> None:
         for piece in _items(_get(doc, "pieces")):
             leaf(_get(piece, "id"))
             leaf(_get(piece, "tags"))
+            for rule in _items(_get(piece, "effects")) + _items(_get(piece, "actions")):
+                for key in _EFFECT_SELECTORS:
+                    leaf(_get(rule, key))
         for service in _values(_get(doc, "services")):
             leaf(_get(service, "tags"))
         for kind in _values(_get(doc, "terrain")):
@@ -276,6 +282,8 @@ def _rename_ids(base: _Node, renames: dict[str, str]) -> None:
         for key in _SELECTOR_LISTS:
             leaf(_get(doc, key))
         keys(_get(doc, "counts"))
+        for key in _FLAG_SELECTORS:
+            leaf(_get(doc, "flags", key))
         for option in _values(_get(doc, "options")):
             overrides = _get(option, "overrides")
             if overrides is not None and isinstance(overrides.value, dict):
