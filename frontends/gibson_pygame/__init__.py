@@ -17,6 +17,9 @@ def headless() -> None:
     """Use SDL's dummy video and audio drivers unless a driver was chosen already (tools and tests)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 __all__ = ["headless"]

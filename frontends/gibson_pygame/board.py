@@ -138,12 +138,20 @@ class BoardView:
                     continue
                 col = theme.player_color(v.players, player)
                 self._outline(surface, squares, col, width)
-                first = min(squares, key=lambda sq: (self.square_rect(sq).top, self.square_rect(sq).left))
-                r = self.square_rect(first)
-                label = name.replace("_", " ").replace("-", " ").upper()[:8]
-                size = max(9, self.cell // 5)
-                img = theme.text(label, size, tuple(theme.readable_on(theme.color(v.kind_of(first).color))))
-                surface.blit(img, (r.left + width + 1, r.top + width))
+                self._zone_label(surface, name, squares, width)
+
+    def _zone_label(self, surface: pygame.Surface, name: str, squares, inset: int) -> None:
+        """The zone's name in its top-left square, shrunk to fit the zone's width."""
+        rects = [self.square_rect(sq) for sq in squares]
+        first = min(squares, key=lambda sq: (self.square_rect(sq).top, self.square_rect(sq).left))
+        r = self.square_rect(first)
+        row_width = sum(x.width for x in rects if x.top == r.top) - 2 * inset - 2
+        label = name.replace("_", " ").replace("-", " ").upper()
+        fg = tuple(theme.readable_on(theme.color(self.variant.kind_of(first).color)))
+        img = theme.text(label, max(9, self.cell // 5), fg)
+        if img.get_width() > row_width > 0:
+            img = pygame.transform.smoothscale(img, (row_width, img.get_height()))
+        surface.blit(img, (r.left + inset + 1, r.top + inset))
 
     def _outline(self, surface: pygame.Surface, squares: Iterable[int], col, width: int) -> None:
         squares = set(squares)

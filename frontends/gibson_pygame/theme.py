@@ -22,7 +22,7 @@ HIGHLIGHT_ATTACK = pygame.Color(235, 70, 60, 170)
 HIGHLIGHT_ACTION = pygame.Color(190, 110, 240, 170)
 HIGHLIGHT_SELECT = pygame.Color("#ffe45c")
 HIGHLIGHT_LAST = pygame.Color(255, 255, 255, 70)
-SETUP_ZONE = pygame.Color(255, 255, 255, 60)
+OUTSIDE_ZONE = pygame.Color(15, 18, 22, 150)
 WALL = pygame.Color("#1b1b1b")
 PIECE_BACK = pygame.Color("#3c3f45")
 

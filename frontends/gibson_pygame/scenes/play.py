@@ -27,6 +27,7 @@ class Banner:
 
     def __init__(self, lines: list[str], fights: list, seconds: float = BANNER_SECONDS):
         self.lines, self.fights, self.left = lines, fights, seconds
+        self.icons: list[tuple[pygame.Rect, str | None]] = []  # where the last draw put each piece
 
     def draw(self, surface: pygame.Surface, variant, area: pygame.Rect) -> None:
         """Draw over the middle of ``area``."""
@@ -36,14 +37,14 @@ class Banner:
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=12)
         pygame.draw.rect(surface, theme.ACCENT, box, 2, border_radius=12)
         y = box.top + 16
+        self.icons = []
         for fight in self.fights[:2]:
             for k, (owner, tid) in enumerate((fight.attacker, fight.defender)):
                 r = pygame.Rect(0, 0, 72, 72)
                 r.center = (box.centerx + (-90 if k == 0 else 90), y + 38)
                 piece_owner = owner if owner in variant.players else variant.players[0]
-                draw_piece(surface, variant, r, None, piece_owner, type_id=tid)
-                if tid is None:
-                    draw_piece(surface, variant, r, _Back(piece_owner), None)
+                draw_piece(surface, variant, r, None, piece_owner, type_id=tid)  # its back when unknown
+                self.icons.append((r, tid))
             theme.blit_text(surface, "vs", (box.centerx, y + 38), 30, theme.ACCENT, True, anchor="center")
             y += 90
         for line in self.lines:
@@ -51,13 +52,6 @@ class Banner:
             y += 24
         theme.blit_text(surface, "click to continue", (box.centerx, box.bottom - 14), 16, theme.TEXT_DIM,
                         anchor="center")
-
-
-class _Back:
-    """A stand-in piece whose type is unknown."""
-
-    def __init__(self, owner: str):
-        self.owner, self.type, self.revealed, self.square = owner, None, False, ""
 
 
 class PlayScene(PositionScene):

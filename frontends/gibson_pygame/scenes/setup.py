@@ -226,7 +226,7 @@ class SetupScene(Scene):
         w, h = surface.get_size()
         v, view = self.variant, self.view
         view.draw_board(surface)
-        view.shade(surface, self.allowed, theme.SETUP_ZONE)
+        view.shade(surface, set(range(v.grid.size)) - self.allowed, theme.OUTSIDE_ZONE)
         view.ring(surface, self.allowed, theme.mix(theme.player_color(v.players, self.player), theme.TEXT, 0.3), 1)
         dragging = self.press if self.press and pygame.mouse.get_pressed()[0] else None
         names = v.grid.names

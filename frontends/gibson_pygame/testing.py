@@ -1,0 +1,84 @@
+"""A driver for scripted, headless UI tests: real pygame events posted to the queue, one frame at a time.
+
+    driver = UIDriver()                       # dummy video driver, computer answers synchronously
+    driver.open(LauncherScene(driver.app))
+    driver.click_button("Start")
+    driver.click_square("e5")
+"""
+
+from __future__ import annotations
+
+from . import headless
+
+headless()
+
+import pygame  # noqa: E402
+
+from .app import App  # noqa: E402
+
+
+class UIDriver:
+    """Posts mouse and key events and steps the app loop with a fixed frame time."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 800)):
+        self.app = App(size, sync_ai=True)
+
+    @property
+    def scene(self):
+        """The current scene."""
+        return self.app.scene
+
+    def open(self, scene) -> None:
+        """Make ``scene`` current and draw one frame."""
+        self.app.switch(scene)
+        self.step()
+
+    def step(self, frames: int = 1, dt: float = 1 / 60) -> None:
+        """Run frames (events, update, draw)."""
+        for _ in range(frames):
+            self.app.step(dt)
+
+    def click(self, pos, button: int = 1) -> None:
+        """Press and release a mouse button at ``pos``, then run a frame."""
+        pos = tuple(int(v) for v in pos)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+        self.step()
+
+    def drag(self, start, end) -> None:
+        """Press at ``start``, move, release at ``end``."""
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=tuple(start), button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=tuple(end), rel=(0, 0), buttons=(1, 0, 0)))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=tuple(end), button=1))
+        self.step()
+
+    def key(self, key: int, text: str = "") -> None:
+        """Press a key (with its text, for typing), then run a frame."""
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=text, scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=text, scancode=0))
+        self.step()
+
+    def button(self, label: str):
+        """The current scene's button with this label (KeyError when there is none)."""
+        for b in self.scene.buttons:
+            if b.label == label:
+                return b
+        raise KeyError(f"no button {label!r} (buttons: {[b.label for b in self.scene.buttons]})")
+
+    def click_button(self, label: str) -> None:
+        """Click a button of the current scene by its label."""
+        self.click(self.button(label).rect.center)
+
+    def square_center(self, square: str) -> tuple[int, int]:
+        """Screen centre of a square on the current scene's board."""
+        view = self.scene.view
+        return view.square_center(view.grid.index[square])
+
+    def click_square(self, square: str) -> None:
+        """Click a board square."""
+        self.click(self.square_center(square))
+
+    def pixel(self, pos) -> pygame.Color:
+        """The colour on screen at ``pos`` after the last frame."""
+        return self.app.screen.get_at(tuple(int(v) for v in pos))
