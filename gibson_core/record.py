@@ -106,3 +106,23 @@ def load_game(path: str | Path) -> tuple[GameRecord, GameState]:
     """Read and replay a record file; the state after its last move."""
     record = load_record(path)
     return record, record.replay()
+
+
+def player_record(state: GameState, player: str) -> dict:
+    """A saved game *for one player*: their Observation of the game (their own pieces, the public moves, the
+    events as they saw them), never the opponent's hidden set-up. JSON-ready."""
+    from .observe import observe
+
+    view = observe(state, player)
+    data = attrs.asdict(view, recurse=True, value_serializer=_event_names)
+    data["legal_moves"] = [str(m) for m in view.legal_moves]
+    return {"format": "gibson-player-record/1", **data}
+
+
+def _event_names(_inst, _field, value):
+    """attrs serializer: tag each event with its kind so a player record reads on its own."""
+    if attrs.has(type(value)) and type(value).__module__.endswith("events"):
+        return {"event": type(value).__name__, **attrs.asdict(value)}
+    if isinstance(value, Move):
+        return str(value)
+    return value

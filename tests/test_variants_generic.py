@@ -124,3 +124,23 @@ def test_cached_moves_equal_a_fresh_enumeration(name, options):
         state.push(rng.choice(moves))
         if ply % 7 == 3:
             state.pop()
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_a_player_record_holds_nothing_hidden(name, options):
+    import json
+
+    from gibson_core.record import player_record
+
+    variant = load_variant(name, options)
+    rng = random.Random(17)
+    state = new_game(variant, rng)
+    for _ in range(80):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.push(rng.choice(moves))
+    for viewer, player in enumerate(variant.players):
+        twin = _permuted_twin(state, viewer, random.Random(9))
+        text = json.dumps(player_record(state, player), sort_keys=True)
+        assert text == json.dumps(player_record(twin, player), sort_keys=True)
