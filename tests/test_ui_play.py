@@ -8,8 +8,6 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
-
-from gibson_core import GameState, load_variant  # noqa: E402
 from gibson_pygame import storage, theme  # noqa: E402
 from gibson_pygame.scenes.handover import HandoverScene  # noqa: E402
 from gibson_pygame.scenes.launcher import LauncherScene  # noqa: E402
@@ -17,6 +15,8 @@ from gibson_pygame.scenes.play import PlayScene  # noqa: E402
 from gibson_pygame.scenes.setup import SetupScene, start_game  # noqa: E402
 from gibson_pygame.session import GameConfig, Session  # noqa: E402
 from gibson_pygame.testing import UIDriver  # noqa: E402
+
+from gibson_core import GameState, load_variant  # noqa: E402
 
 VARIANT = "tri-tactics"
 

@@ -8,13 +8,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
 import pytest  # noqa: E402
-
-from gibson_core import variant_names  # noqa: E402
 from gibson_pygame import theme  # noqa: E402
 from gibson_pygame.ai_worker import AIWorker  # noqa: E402
 from gibson_pygame.board import BoardView  # noqa: E402
 from gibson_pygame.screenshot import render_position, render_session  # noqa: E402
 from gibson_pygame.session import GameConfig, Session  # noqa: E402
+
+from gibson_core import variant_names  # noqa: E402
 
 
 def overlay_squares(variant) -> set[int]:
@@ -58,7 +58,7 @@ def test_walls_are_drawn_on_their_edges(name):
     for edge in variant.grid.walls:
         a, b = (view.square_center(sq) for sq in edge)
         mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-        assert app.screen.get_at(mid) == theme.WALL
+        assert app.screen.get_at(mid) == view.wall_style()[0]
 
 
 @pytest.mark.parametrize("name", variant_names())

@@ -97,7 +97,8 @@ class BoardView:
             r = self.square_rect(sq)
             surface.fill(theme.color(kind.color if kind else "#777777"), r)
             pygame.draw.rect(surface, theme.color(kind.stroke if kind else "#555555"), r, line)
-        self._draw_overlays(surface)
+        self._draw_paths(surface)
+        self._draw_rank_lines(surface)
         if zones:
             self._draw_zones(surface)
         self._draw_walls(surface)
@@ -105,19 +106,31 @@ class BoardView:
         if self.labels:
             self._draw_labels(surface)
 
-    def _draw_overlays(self, surface: pygame.Surface) -> None:
+    # -- overlays (the variant's render hints) -----------------------------------------------------
+    def overlays(self, kind: str) -> list[dict]:
+        """The variant's overlays of one type (``river``, ``zone``, ``line``, ``walls``, ``flags``...)."""
+        return [o for o in self.variant.data.get("overlays") or [] if isinstance(o, dict) and o.get("type") == kind]
+
+    def _width(self, overlay: dict, default: float) -> int:
+        """An overlay's line width (given for a 60-pixel square) at the current size."""
+        try:
+            return max(2, int(float(overlay.get("width", default)) * self.cell / 60))
+        except (TypeError, ValueError):
+            return max(2, int(default * self.cell / 60))
+
+    def _draw_paths(self, surface: pygame.Surface) -> None:
+        """Overlays that follow a path of squares (rivers): a line through the square centres."""
         v = self.variant
         for overlay in v.data.get("overlays") or []:
-            if not isinstance(overlay, dict):
+            if not isinstance(overlay, dict) or overlay.get("type") in ("zone", "line", "walls", "flags"):
                 continue
             col = theme.color(overlay.get("color", "#3a6e9e"))
-            width = max(2, int(float(overlay.get("width", 8)) * self.cell / 60))
+            width = self._width(overlay, 8)
             lines = []
-            path = overlay.get("path")
-            if path in v.paths:
-                lines = list(v.paths[path].values())
+            if overlay.get("path") in v.paths:
+                lines = list(v.paths[overlay["path"]].values())
             elif isinstance(overlay.get("squares"), list):
-                lines = [[v.grid.square(s) for s in overlay["squares"]]]
+                lines = [[v.grid.index[s] for s in overlay["squares"] if s in v.grid.index]]
             for squares in lines:
                 points = [self.square_center(sq) for sq in squares]
                 if len(points) >= 2:
@@ -125,33 +138,69 @@ class BoardView:
                 for p in points:
                     pygame.draw.circle(surface, col, p, width // 2)
 
-    def _draw_zones(self, surface: pygame.Surface) -> None:
-        """Outline each zone (except the set-up zone) in its owner's colour, with its name."""
+    def _draw_rank_lines(self, surface: pygame.Surface) -> None:
+        """``line`` overlays: a line across the board between two ranks (``between: [6, 7]``)."""
+        g = self.grid
+        for overlay in self.overlays("line"):
+            ranks = overlay.get("between")
+            if not (isinstance(ranks, list) and len(ranks) == 2 and all(isinstance(r, int) for r in ranks)):
+                continue
+            low = min(ranks) - 1
+            if not 0 <= low < g.ranks - 1:
+                continue
+            a, b = self._edge_points(self.square_rect(low * g.files), low * g.files, 0, 1)
+            y = a[1]
+            pygame.draw.line(surface, theme.color(overlay.get("color", "#888888")), (self.rect.left, y),
+                             (self.rect.right - 1, y), self._width(overlay, 2))
+
+    def zone_marks(self) -> list[tuple[str, frozenset, pygame.Color, int]]:
+        """(label, squares, colour, width) of each zone to outline: the variant's ``zone`` overlays, or when
+        it has none, every zone but the set-up zone, in its owner's colour."""
         v = self.variant
+        marks = []
+        declared = self.overlays("zone")
+        if declared:
+            for overlay in declared:
+                name = overlay.get("zone")
+                for squares in v.zones.get(name, {}).values():
+                    if squares:
+                        marks.append((str(overlay.get("label", name)), squares,
+                                      theme.color(overlay.get("color", "#c8a832")), self._width(overlay, 3)))
+            return marks
         setup_zone = (v.data.get("setup") or {}).get("zone", "setup")
-        width = max(2, self.cell // 16)
         for name, per_player in v.zones.items():
             if name == setup_zone:
                 continue
             for player, squares in per_player.items():
-                if not squares:
-                    continue
-                col = theme.player_color(v.players, player)
-                self._outline(surface, squares, col, width)
-                self._zone_label(surface, name, squares, width)
+                if squares:
+                    marks.append((name.replace("_", " ").replace("-", " ").title(), squares,
+                                  theme.player_color(v.players, player), max(2, self.cell // 16)))
+        return marks
 
-    def _zone_label(self, surface: pygame.Surface, name: str, squares, inset: int) -> None:
-        """The zone's name in its top-left square, shrunk to fit the zone's width."""
-        rects = [self.square_rect(sq) for sq in squares]
-        first = min(squares, key=lambda sq: (self.square_rect(sq).top, self.square_rect(sq).left))
-        r = self.square_rect(first)
-        row_width = sum(x.width for x in rects if x.top == r.top) - 2 * inset - 2
-        label = name.replace("_", " ").replace("-", " ").upper()
-        fg = tuple(theme.readable_on(theme.color(self.variant.kind_of(first).color)))
-        img = theme.text(label, max(9, self.cell // 5), fg)
-        if img.get_width() > row_width > 0:
-            img = pygame.transform.smoothscale(img, (row_width, img.get_height()))
-        surface.blit(img, (r.left + inset + 1, r.top + inset))
+    def _draw_zones(self, surface: pygame.Surface) -> None:
+        """Outline the zones (H.Q.s, aerodromes, harbours) with a light halo so they read on any terrain."""
+        for _label, squares, col, width in self.zone_marks():
+            self._outline(surface, squares, theme.mix(col, pygame.Color("#ffffff"), 0.6), width + 2)
+            self._outline(surface, squares, col, width)
+
+    def draw_zone_labels(self, surface: pygame.Surface, occupied: set[int]) -> None:
+        """Zone names on their top-left square when it is empty (drawn over the pieces layer)."""
+        size = max(10, self.cell // 5)
+        for label, squares, _col, width in self.zone_marks():
+            first = min(squares, key=lambda sq: (self.square_rect(sq).top, self.square_rect(sq).left))
+            if first in occupied:
+                continue
+            r = self.square_rect(first)
+            rects = [self.square_rect(sq) for sq in squares]
+            room = sum(x.width for x in rects if x.top == r.top) - 2 * width - 4
+            img = theme.text(label, size, (240, 240, 235))
+            if img.get_width() > room > 0:
+                img = pygame.transform.smoothscale(img, (room, img.get_height()))
+            pill = img.get_rect(topleft=(r.left + width + 2, r.top + width + 1)).inflate(4, 2)
+            shade = pygame.Surface(pill.size, pygame.SRCALPHA)
+            shade.fill((20, 22, 26, 150))
+            surface.blit(shade, pill)
+            surface.blit(img, img.get_rect(center=pill.center))
 
     def _outline(self, surface: pygame.Surface, squares: Iterable[int], col, width: int) -> None:
         squares = set(squares)
@@ -177,17 +226,24 @@ class BoardView:
             return r.topleft, r.topright
         return r.bottomleft, r.bottomright
 
+    def wall_style(self) -> tuple[pygame.Color, int]:
+        """Colour and width of walls: the variant's ``walls`` overlay, else thick and dark."""
+        for overlay in self.overlays("walls"):
+            return theme.color(overlay.get("color", "#1b1b1b")), max(4, self._width(overlay, 7))
+        return theme.WALL, max(4, self.cell // 8)
+
     def _draw_walls(self, surface: pygame.Surface) -> None:
         g = self.grid
-        width = max(4, self.cell // 8)
+        col, width = self.wall_style()
         for edge in g.walls:
             a, b = sorted(edge)
             fa, ra = g.coords(a)
             fb, rb = g.coords(b)
             p, q = self._edge_points(self.square_rect(a), a, fb - fa, rb - ra)
-            pygame.draw.line(surface, theme.WALL, p, q, width)
-            for end in (p, q):
-                pygame.draw.circle(surface, theme.WALL, end, width // 2)
+            for c, w in ((theme.mix(col, pygame.Color("#f4f0e0"), 0.75), width + 4), (col, width)):
+                pygame.draw.line(surface, c, p, q, w)
+                for end in (p, q):
+                    pygame.draw.circle(surface, c, end, w // 2)
 
     def _draw_labels(self, surface: pygame.Surface) -> None:
         g = self.grid
@@ -234,10 +290,14 @@ class BoardView:
     def draw_tokens(self, surface: pygame.Surface, tokens, pieces) -> None:
         """Tokens (Flags) as small pennants on the square their value names, or on the carrier's square."""
         where = {p.handle: p.square for p in pieces}
+        colours = {}
+        for overlay in self.overlays("flags"):
+            colours.update(overlay.get("colors") or {})
         for i, (name, value) in enumerate(tokens):
+            owner = _token_owner(name, self.variant)
+            col = theme.color(colours[owner]) if owner in colours else theme.player_color(self.variant.players, owner)
             for square in token_squares(value, self.grid, where):
-                r = self.square_rect(self.grid.index[square])
-                draw_flag(surface, r, theme.player_color(self.variant.players, _token_owner(name, self.variant)), i)
+                draw_flag(surface, self.square_rect(self.grid.index[square]), col, i)
 
 
 def _token_owner(name: str, variant) -> str:
@@ -270,13 +330,15 @@ def token_squares(value, grid, where: dict) -> list[str]:
 
 
 def draw_flag(surface: pygame.Surface, square: pygame.Rect, col, index: int = 0) -> None:
-    """A small pennant in the top corner of a square."""
-    s = max(6, square.width // 3)
-    x = square.right - s - 2 - index * (s // 2)
-    y = square.top + 2
-    pygame.draw.line(surface, theme.WALL, (x, y), (x, y + s), max(1, s // 8))
-    pygame.draw.polygon(surface, col, [(x, y), (x + s, y + s // 4), (x, y + s // 2)])
-    pygame.draw.polygon(surface, theme.WALL, [(x, y), (x + s, y + s // 4), (x, y + s // 2)], 1)
+    """A pennant on a staff in the top-left corner of a square (a second flag sits beside the first)."""
+    s = max(8, int(square.width * 0.42))
+    x = square.left + 4 + index * (s // 2 + 2)
+    y = square.top + 3
+    flag = [(x, y), (x + s, y + s // 4), (x, y + s // 2)]
+    pygame.draw.line(surface, (250, 250, 245), (x, y), (x, y + s), max(2, s // 6) + 2)
+    pygame.draw.line(surface, theme.WALL, (x, y), (x, y + s), max(2, s // 6))
+    pygame.draw.polygon(surface, col, flag)
+    pygame.draw.polygon(surface, (250, 250, 245), flag, 2)
 
 
 def draw_piece(surface: pygame.Surface, variant, rect: pygame.Rect, piece, viewer: str | None,

@@ -94,6 +94,7 @@ class PositionScene(Scene):
         view.shade(surface, self.last_move_squares(), theme.HIGHLIGHT_LAST)
         viewer = None if self.viewer == ALL else self.viewer
         view.draw_pieces(surface, self.obs.pieces, viewer, skip)
+        view.draw_zone_labels(surface, {self.variant.grid.index[p.square] for p in self.obs.pieces})
         view.draw_tokens(surface, self.obs.tokens, self.obs.pieces)
 
     def draw_panel(self, surface: pygame.Surface, top: int) -> None:
