@@ -16,7 +16,8 @@ Merge rules (the child always wins):
   terrain, ``options`` by option name); lists and scalars are replaced whole.
 * The parent's rule hooks apply to the child, except the hooks the child implements itself.
 
-``PARENT`` is a registered variant name, or a path to a YAML file relative to the child's file. Every key
+``PARENT`` is a registered variant name, or a path to a YAML file relative to the child's file (a registered
+variant's file brings its hooks too). Every key
 keeps the file and line it came from, so a problem in a child's key names the child's file and line.
 """
 
@@ -94,11 +95,14 @@ def resolve(doc: YamlDoc, spec: Any = None, _chain: tuple = ()) -> tuple[YamlDoc
 
 
 def _find_parent(doc: YamlDoc, name: str) -> tuple[YamlDoc, Any]:
-    if name.endswith((".yaml", ".yml")):
-        return read_yaml(Path(doc.file).parent / name), None
+    """The parent's document and, when it is a registered variant (by name or by file), its spec."""
     from .plugins import variant_specs  # plugins imports the variant loader, which imports this module
 
     specs = variant_specs()
+    if name.endswith((".yaml", ".yml")):
+        path = Path(doc.file).parent / name
+        spec = next((s for s in specs.values() if Path(s.path).resolve() == path.resolve()), None)
+        return read_yaml(path), spec
     if name not in specs:
         known = ", ".join(sorted(specs)) or "none installed"
         raise VariantError(doc.problem((EXTENDS,), f"unknown parent variant {name!r} (variants: {known})"))
