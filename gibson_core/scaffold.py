@@ -54,8 +54,12 @@ def render(name: str) -> dict[str, str]:
 
 def scaffold(name: str, directory: str | Path | None = None) -> Path:
     """Write the package for variant ``name`` into ``directory`` (default ``./gibson-NAME``); returns it.
-    Refuses a directory that already has files in it."""
+    Refuses a name that is already installed and a directory that already has files in it."""
+    from .plugins import variant_specs
+
     files = render(name)
+    if name in variant_specs():
+        raise ScaffoldError(f"a variant named {name!r} is already installed; two would clash")
     root = Path(directory) if directory is not None else Path(f"gibson-{name}")
     if root.exists() and any(root.iterdir()):
         raise ScaffoldError(f"{root} is not empty; choose another --dir")

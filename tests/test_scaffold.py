@@ -41,8 +41,10 @@ def test_the_skeleton_validates_and_the_directory_must_be_empty(tmp_path, capsys
     assert variant.piece_count == len(variant.setup_squares["blue"]) == 12
     assert main(["validate", str(root / "gibson_pocket_war" / "pocket-war.yaml")]) == 0
     assert "ok: pocket-war" in capsys.readouterr().out
-    with pytest.raises(ScaffoldError):
+    with pytest.raises(ScaffoldError, match="not empty"):
         scaffold("pocket-war", root)
+    with pytest.raises(ScaffoldError, match="already installed"):
+        scaffold("lattaque", tmp_path / "again")
 
 
 def _can_build_editable() -> bool:
