@@ -7,6 +7,7 @@ otherwise a daemon thread thinks while the window keeps drawing, and ``poll`` ha
 from __future__ import annotations
 
 import inspect
+import queue
 import random
 import threading
 
@@ -52,21 +53,29 @@ def make_opponent(name: str, level: str | None):
 
 
 class AIWorker:
-    """Runs ``agent.choose_move(observation, rng, budget)`` in the background, one request at a time."""
+    """Runs ``agent.choose_move(observation, rng, budget)`` on one long-lived background thread.
+
+    Requests go through a queue, so asking costs the drawing thread nothing (starting a thread per move
+    would make it wait for the interpreter lock). An answer to a cancelled request is dropped.
+    """
 
     def __init__(self, agent, budget: float | None, seed: int | None = None, sync: bool = False):
         self.agent, self.budget, self.sync = agent, budget, sync
         self.rng = random.Random(seed)
+        self._requests: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._result = None
         self._error: BaseException | None = None
         self._generation = 0
+        self.asked = False  # a request is out and its answer not yet taken
         self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
 
     @property
     def busy(self) -> bool:
         """True while a move is being thought about."""
-        return self._thread is not None and self._thread.is_alive()
+        return not self._idle.is_set()
 
     def start(self, observation) -> None:
         """Begin thinking about ``observation`` (drops any answer still pending)."""
@@ -76,12 +85,24 @@ class AIWorker:
             self._result = None
             self._error = None
         rng = random.Random(self.rng.random())
+        self.asked = True
         if self.sync:
             self._think(observation, rng, generation)
             return
-        self._thread = threading.Thread(target=self._think, args=(observation, rng, generation), daemon=True,
-                                        name="gibson-ai")
-        self._thread.start()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, daemon=True, name="gibson-ai")
+            self._thread.start()
+        self._idle.clear()
+        self._requests.put((observation, rng, generation))
+
+    def _serve(self) -> None:
+        while True:
+            request = self._requests.get()
+            if request is None:
+                return
+            self._think(*request)
+            if self._requests.empty():
+                self._idle.set()
 
     def _think(self, observation, rng, generation: int) -> None:
         try:
@@ -98,17 +119,26 @@ class AIWorker:
         with self._lock:
             self._generation += 1
             self._result = None
+            self._error = None
+        self.asked = False
 
     def poll(self):
         """The chosen move once ready (then cleared), else None; re-raises the agent's error."""
         with self._lock:
             move, error = self._result, self._error
             self._result, self._error = None, None
+        if move is not None or error is not None:
+            self.asked = False
         if error is not None:
             raise error
         return move
 
-    def join(self, timeout: float | None = None) -> None:
-        """Wait for the thinking thread (tests and shutdown)."""
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait until the current request is answered (tests, shutdown); False on timeout."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        """Stop the thread after the current request."""
         if self._thread is not None:
-            self._thread.join(timeout)
+            self._requests.put(None)
+            self._thread = None

@@ -39,6 +39,7 @@ class BoardView:
         self.origin = (0, 0)
         self._static: pygame.Surface | None = None
         self._static_key: tuple | None = None
+        self._static_pos = (0, 0)
 
     # -- geometry ----------------------------------------------------------------------------------
     def fit(self, area: pygame.Rect) -> None:
@@ -84,10 +85,17 @@ class BoardView:
         """Terrain, overlays, zones, walls and labels (cached between frames of the same size)."""
         key = (tuple(self.rect), self.cell, self.flipped, zones, surface.get_size())
         if self._static is None or self._static_key != key:
-            self._static = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            self._draw_static(self._static, zones)
+            full = pygame.Surface(surface.get_size())
+            full.fill(theme.BACKGROUND)
+            self._draw_static(full, zones)
+            margin = int(self.cell * 0.7) + 6 if self.labels else 6
+            area = self.rect.inflate(2 * margin, 2 * margin).clip(full.get_rect())
+            self._static = full.subsurface(area).copy()  # opaque and only the board's size: a cheap blit
+            if pygame.display.get_surface() is not None:
+                self._static = self._static.convert()
+            self._static_pos = area.topleft
             self._static_key = key
-        surface.blit(self._static, (0, 0))
+        surface.blit(self._static, self._static_pos)
 
     def _draw_static(self, surface: pygame.Surface, zones: bool) -> None:
         v, g = self.variant, self.grid
@@ -341,12 +349,32 @@ def draw_flag(surface: pygame.Surface, square: pygame.Rect, col, index: int = 0)
     pygame.draw.polygon(surface, (250, 250, 245), flag, 2)
 
 
+_SPRITES: dict[tuple, pygame.Surface] = {}
+
+
 def draw_piece(surface: pygame.Surface, variant, rect: pygame.Rect, piece, viewer: str | None,
                type_id: str | None = None) -> None:
     """One piece: its face (service colour, id) when its type is known, else its back; an owner rim;
-    a small eye mark when it is an enemy piece the viewer knows only because it was revealed."""
+    a small eye mark when it is an enemy piece the viewer knows only because it was revealed.
+    Sprites are cached by look and size, so a frame costs one blit per piece."""
     owner = piece.owner if piece is not None else (viewer or variant.players[0])
     tid = type_id if type_id is not None else (piece.type if piece is not None else None)
+    mark = bool(piece is not None and piece.revealed and viewer is not None and piece.owner != viewer and tid)
+    key = (variant.name, id(variant), tid, owner, rect.size, mark)
+    sprite = _SPRITES.get(key)
+    if sprite is None:
+        if len(_SPRITES) > 4000:
+            _SPRITES.clear()
+        sprite = pygame.Surface(rect.size, pygame.SRCALPHA)
+        _paint_piece(sprite, variant, sprite.get_rect(), owner, tid, mark)
+        if pygame.display.get_surface() is not None:
+            sprite = sprite.convert_alpha()  # display format: blits several times faster
+        _SPRITES[key] = sprite
+    surface.blit(sprite, rect)
+
+
+def _paint_piece(surface: pygame.Surface, variant, rect: pygame.Rect, owner: str, tid: str | None,
+                 mark: bool) -> None:
     rim = theme.player_color(variant.players, owner)
     radius = max(2, rect.width // 6)
     border = max(2, rect.width // 12)
@@ -365,7 +393,7 @@ def draw_piece(surface: pygame.Surface, variant, rect: pygame.Rect, piece, viewe
     if img.get_width() > rect.width - 2 * border:
         img = pygame.transform.smoothscale(img, (rect.width - 2 * border, img.get_height()))
     surface.blit(img, img.get_rect(center=rect.center))
-    if piece is not None and piece.revealed and viewer is not None and piece.owner != viewer:
+    if mark:
         r = max(3, rect.width // 9)
         c = (rect.right - r - 1, rect.top + r + 1)
         pygame.draw.circle(surface, pygame.Color("#fff4c2"), c, r)

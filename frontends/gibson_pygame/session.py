@@ -144,7 +144,7 @@ class Session:
 
     def start_thinking(self) -> None:
         """Give the agent its Observation (and nothing else) to think about."""
-        if self.computer_to_move() and not self.worker.busy:
+        if self.computer_to_move() and not self.worker.asked:
             self.worker.start(self.observation(self.to_move))
 
     def computer_move(self):
@@ -152,6 +152,11 @@ class Session:
         if not self.computer_to_move():
             return None
         return self.worker.poll()
+
+    def fallback_move(self):
+        """A random legal move for the computer, from its own Observation (when its agent fails)."""
+        moves = self.observation(self.to_move).legal_moves
+        return self.worker.rng.choice(moves) if moves else None
 
     # -- records -----------------------------------------------------------------------------------
     def record(self) -> GameRecord:

@@ -1,7 +1,8 @@
 """Frame times of the play screen while the computer thinks (``gibson uibench`` / ``gibson bench --ui``).
 
 The human's side plays instant random moves so that the computer is thinking for most of the run; each
-frame's work (events, update, draw, flip) is timed, not the wait for the next 60 Hz tick.
+frame's work (events, update, draw, flip) is timed, not the wait for the next 60 Hz tick. Frames that
+began while the computer's thread was thinking are reported on their own.
 """
 
 from __future__ import annotations
@@ -14,9 +15,18 @@ from . import headless
 from .ai_worker import agent_names
 
 
+def _stats(times: list[float]) -> dict:
+    if not times:
+        return {"frames": 0, "median_ms": 0.0, "p95_ms": 0.0, "worst_ms": 0.0}
+    ordered = sorted(times)
+    return {"frames": len(times), "median_ms": statistics.median(times),
+            "p95_ms": ordered[int(0.95 * (len(ordered) - 1))], "worst_ms": ordered[-1]}
+
+
 def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (1280, 800), agent: str | None = None,
                    level: str = "medium", seed: int = 0, pace: bool = True) -> dict:
-    """Run the play screen for ``frames`` frames; median and worst frame time in milliseconds."""
+    """Run the play screen for ``frames`` frames (new games as games end); frame times in milliseconds,
+    for all frames and for the frames during which the computer was thinking."""
     headless()
     from .app import App
     from .scenes.play import PlayScene
@@ -24,40 +34,48 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
 
     app = App(size)
     agent = agent or agent_names()[-1]
-    config = GameConfig(variant, opponent=agent, level=level, seed=seed)
-    variant_obj = config.load()
-    config.human = variant_obj.players[1]  # the computer moves first
-    session = Session.random(config, seed)
-    scene = PlayScene(app, session, config.human)
-    app.switch(scene)
     rng = random.Random(seed)
-    times, thinking_frames, computer_moves = [], 0, 0
-    for _ in range(frames):
-        if app.scene is not scene:
-            break
+    all_times, thinking, computer_moves, games = [], [], 0, 0
+    scene = session = None
+    while len(all_times) < frames:
+        if scene is None or app.scene is not scene:
+            config = GameConfig(variant, opponent=agent, level=level, seed=seed + games)
+            config.human = config.load().players[1]  # the computer moves first
+            session = Session.random(config, seed + games)
+            scene = PlayScene(app, session, config.human)
+            app.switch(scene)
+            games += 1
         if scene.banner is not None:
             scene.banner.left = 0
         if scene.my_turn:
             scene.play(rng.choice(scene.obs.legal_moves))
         before = session.ply
-        busy = session.worker is not None and session.worker.busy
+        busy = session.worker.busy
         t0 = time.perf_counter()
         app.step(1 / 60)
-        times.append((time.perf_counter() - t0) * 1000)
-        thinking_frames += busy
+        elapsed = (time.perf_counter() - t0) * 1000
+        all_times.append(elapsed)
+        if busy:
+            thinking.append(elapsed)
         computer_moves += session.ply > before
         if pace:
             app.clock.tick(60)
-    if session.worker is not None:
-        session.worker.cancel()
-    return {"variant": variant, "agent": agent, "level": level, "frames": len(times),
-            "median_ms": statistics.median(times), "worst_ms": max(times),
-            "p95_ms": sorted(times)[int(0.95 * (len(times) - 1))], "thinking_frames": thinking_frames,
-            "computer_moves": computer_moves}
+    session.worker.cancel()
+    return {"variant": variant, "agent": agent, "level": level, "size": size, "games": games,
+            "computer_moves": computer_moves, "all": _stats(all_times), "thinking": _stats(thinking),
+            "failure": scene.message if "failed" in scene.message else ""}
 
 
 def format_result(r: dict) -> str:
-    """One paragraph for the terminal."""
-    return (f"{r['variant']} play screen 1280x800 vs {r['agent']} ({r['level']}): {r['frames']} frames, "
-            f"{r['thinking_frames']} while the computer was thinking, {r['computer_moves']} computer moves\n"
-            f"  frame time median {r['median_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, worst {r['worst_ms']:.2f} ms")
+    """A few lines for the terminal."""
+    w, h = r["size"]
+    lines = [f"{r['variant']}: play screen {w}x{h} against {r['agent']} ({r['level']}), {r['computer_moves']} "
+             f"computer moves in {r['games']} game(s)"]
+    for label in ("thinking", "all"):
+        s = r[label]
+        what = "while the computer thinks" if label == "thinking" else "every frame"
+        lines.append(f"  {what:<26} {s['frames']:>5} frames: median {s['median_ms']:.2f} ms, "
+                     f"p95 {s['p95_ms']:.2f} ms, worst {s['worst_ms']:.2f} ms")
+    if r["failure"]:
+        lines.append(f"  note: {r['failure']}")
+    return "\n".join(lines)

@@ -321,9 +321,9 @@ class PlayScene(PositionScene):
         if self.session.computer_to_move():
             try:
                 move = self.session.computer_move()
-            except Exception as exc:  # the agent failed: say so, keep the window alive
-                self.message = f"the computer failed: {exc}"
-                return
+            except Exception as exc:  # the agent failed: say so, play on with a random legal move
+                self.message = f"the computer failed ({type(exc).__name__}: {exc}); it played a random move"
+                move = self.session.fallback_move()
             if move is not None:
                 self.session.play(move)
                 self.thinking_time = 0.0
