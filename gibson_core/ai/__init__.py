@@ -6,15 +6,28 @@ An agent has two methods::
     choose_move(observation, rng, budget) -> Move
 
 ``budget`` is seconds of thinking (agents that do not search ignore it). :func:`make_agent` builds an
-agent from its name (``random``, and the others registered in ``AGENTS``).
+agent from its name: ``random``, ``heuristic``, ``search`` (``level="easy" | "medium" | "hard"``, or the
+names ``search-easy``, ``search-medium``, ``search-hard``). :func:`beliefs` gives, for a front end, what
+each hidden enemy piece can still be. See ``docs/ai.md``.
 """
 
 from __future__ import annotations
 
-from .base import Agent
-from .random_agent import RandomAgent
+from collections.abc import Callable
+from functools import partial
 
-AGENTS: dict[str, type] = {"random": RandomAgent}
+from .base import Agent
+from .beliefs import Beliefs, beliefs, infer_beliefs
+from .heuristic import HeuristicAgent
+from .random_agent import RandomAgent
+from .search import LEVELS, SearchAgent
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "search": SearchAgent,
+    **{f"search-{level}": partial(SearchAgent, level=level) for level in LEVELS},
+}
 
 
 def make_agent(name: str, **kwargs) -> Agent:
@@ -25,4 +38,5 @@ def make_agent(name: str, **kwargs) -> Agent:
         raise ValueError(f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})") from None
 
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "Beliefs", "HeuristicAgent", "RandomAgent", "SearchAgent", "beliefs", "infer_beliefs",
+           "make_agent"]

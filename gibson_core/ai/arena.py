@@ -1,0 +1,225 @@
+"""``gibson arena``: many games between two agents, in parallel, with the statistics to compare them.
+
+Game ``i`` gives the first agent the ``i % 2``-th colour and lets the ``(i // 2) % 2``-th colour move first,
+so colours and the first move are balanced over every four games. Results are counted from the first
+agent's side: wins, draws (including games stopped by ``--max-plies``), losses, a 95% Wilson interval for
+its share of decided games, the score with a 95% interval, and the Elo difference that score implies.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+import attrs
+
+from ..cli import _options
+from ..match import play_match
+from ..plugins import load_variant
+from . import make_agent
+
+Z95 = 1.959964
+
+
+@attrs.frozen
+class GameJob:
+    """One arena game to play (picklable, for worker processes)."""
+
+    index: int
+    variant: str
+    options: tuple  # ((name, value), ...)
+    agents: tuple  # (first agent spec, second agent spec)
+    seed: int
+    budget: float | None
+    max_plies: int | None
+    record_dir: str | None
+
+
+@attrs.frozen
+class GameResult:
+    """How one arena game went, from the first agent's side: ``score`` 1, 0.5 or 0."""
+
+    index: int
+    score: float
+    plies: int
+    reason: str
+    error: str | None = None
+
+
+def agent_from_spec(spec: str):
+    """``search:level=hard`` or ``search-hard`` or ``heuristic`` -> an agent."""
+    name, _, rest = spec.partition(":")
+    kwargs = _options(rest.split(";")) if rest else {}
+    return make_agent(name, **kwargs)
+
+
+def play_job(job: GameJob) -> GameResult:
+    """Play one arena game (in a worker process)."""
+    try:
+        variant = load_variant(job.variant, dict(job.options) or None)
+        players = variant.players
+        mine = players[job.index % 2]
+        first = players[(job.index // 2) % 2]
+        agents = [agent_from_spec(s) for s in job.agents]
+        seated = agents if mine == players[0] else agents[::-1]
+        record, state = play_match(variant, seated, seed=job.seed, first=first, budget=job.budget,
+                                   max_plies=job.max_plies)
+        if job.record_dir:
+            record.save(Path(job.record_dir) / f"game-{job.index:05d}.json")
+        result = state.outcome()
+        score = 0.5 if result is None or result.winner == "draw" else 1.0 if result.winner == mine else 0.0
+        reason = result.reason if result else f"stopped after {state.ply} plies"
+        return GameResult(job.index, score, state.ply, reason)
+    except Exception as exc:  # a crash or an illegal move is reported and not counted as a result
+        return GameResult(job.index, 0.5, 0, "error", f"{type(exc).__name__}: {exc}")
+
+
+@attrs.frozen
+class Summary:
+    """Arena statistics from the first agent's side."""
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    errors: int
+    mean_plies: float
+
+    @property
+    def decided(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game (win 1, draw 1/2)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def win_share(self) -> tuple:
+        """Share of decided games won, with its 95% Wilson interval."""
+        return wilson(self.wins, self.decided)
+
+    def score_interval(self) -> tuple:
+        """The score with a 95% normal interval from the per-game variance."""
+        n = self.games
+        if not n:
+            return 0.5, 0.0, 1.0
+        mean = self.score
+        second = (self.wins + 0.25 * self.draws) / n
+        half = Z95 * math.sqrt(max(second - mean * mean, 0.0) / n)
+        return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+    def text(self, names: tuple) -> str:
+        """A short report."""
+        share, lo, hi = self.win_share()
+        score, slo, shi = self.score_interval()
+        lines = [
+            f"{names[0]} vs {names[1]}: {self.games} games, {self.wins} wins, {self.draws} draws, "
+            f"{self.losses} losses" + (f", {self.errors} errors" if self.errors else ""),
+            f"decided games won by {names[0]}: {share:.1%} (95% CI {lo:.1%} - {hi:.1%}, {self.decided} decided)",
+            f"score {score:.3f} (95% CI {slo:.3f} - {shi:.3f}); Elo difference {elo(score):+.0f} "
+            f"(95% CI {elo(slo):+.0f} to {elo(shi):+.0f})",
+            f"average game length {self.mean_plies:.1f} plies",
+        ]
+        return "\n".join(lines)
+
+
+def wilson(k: int, n: int) -> tuple:
+    """A proportion ``k/n`` with its 95% Wilson score interval (0.5, 0, 1 when ``n`` is 0)."""
+    if n == 0:
+        return 0.5, 0.0, 1.0
+    p = k / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo(score: float) -> float:
+    """The Elo difference a score implies (clamped at ±1000 for scores of 0 or 1)."""
+    score = min(max(score, 1e-3 / 2), 1 - 1e-3 / 2)
+    return max(-1000.0, min(1000.0, -400.0 * math.log10(1 / score - 1)))
+
+
+def summarise(results) -> Summary:
+    """Count a list of GameResults."""
+    played = [r for r in results if r.error is None]
+    return Summary(
+        games=len(played), wins=sum(r.score == 1.0 for r in played), draws=sum(r.score == 0.5 for r in played),
+        losses=sum(r.score == 0.0 for r in played), errors=len(results) - len(played),
+        mean_plies=sum(r.plies for r in played) / len(played) if played else 0.0,
+    )
+
+
+def run_arena(jobs: list, workers: int = 1, progress=None) -> list:
+    """Play every job (in ``workers`` processes when more than one); ``progress(done, total)`` after each."""
+    results = []
+    if workers <= 1:
+        for job in jobs:
+            results.append(play_job(job))
+            if progress:
+                progress(len(results), len(jobs))
+        return results
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for result in pool.imap_unordered(play_job, jobs):
+            results.append(result)
+            if progress:
+                progress(len(results), len(jobs))
+    return sorted(results, key=lambda r: r.index)
+
+
+def _progress_bar(start: float):
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        elapsed = time.perf_counter() - start
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {elapsed:.0f}s")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def cmd_arena(args) -> int:
+    """Play the games and print the statistics."""
+    names = tuple(args.agents.split(","))
+    if len(names) != 2:
+        raise SystemExit("gibson arena: --agents takes two agent names, comma-separated")
+    for spec in names:
+        agent_from_spec(spec)  # fail early on an unknown name
+    options = _options(args.option)
+    variant = load_variant(args.variant, options or None)
+    if args.max_plies and "ply-limit" in variant.option_specs:
+        options["ply-limit"] = args.max_plies
+    if args.record:
+        Path(args.record).mkdir(parents=True, exist_ok=True)
+    jobs = [GameJob(i, args.variant, tuple(sorted(options.items())), names, args.seed + i, args.budget,
+                    args.max_plies, args.record) for i in range(args.games)]
+    results = run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(time.perf_counter()))
+    for r in results:
+        if r.error:
+            print(f"game {r.index} (seed {args.seed + r.index}): {r.error}", file=sys.stderr)
+    print(f"{variant.name}" + (f", max {args.max_plies} plies" if args.max_plies else "")
+          + (f", {args.budget}s a move" if args.budget is not None else ""))
+    print(summarise(results).text(names))
+    return 1 if any(r.error for r in results) else 0
+
+
+def add_commands(subparsers) -> None:
+    """Add ``gibson arena`` to the command line."""
+    p = subparsers.add_parser("arena", help="play many games between two agents and compare them")
+    p.add_argument("variant")
+    p.add_argument("--agents", default="heuristic,random",
+                   help="two agents, comma-separated: random, heuristic, search, search-easy|medium|hard, "
+                        "or NAME:key=value;key=value (e.g. search:iterations=200)")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--budget", type=float, default=None, help="seconds a move for agents that search")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--max-plies", type=int, default=None, help="stop a game as a draw after this many plies")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--record", help="save every game record (JSON) in this directory")
+    p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)

@@ -1,0 +1,179 @@
+"""Beliefs: what each unrevealed enemy piece can still be, from one player's Observation alone.
+
+Evidence used, all public to the viewer:
+
+- the counts of each enemy type still unaccounted for (types the viewer has seen are taken out; a piece
+  that left the board unseen still used up one of the unknown pieces);
+- identities seen in combat or otherwise revealed, followed by handle as the pieces move;
+- a piece that moved cannot be of an immobile type (``movement.kind == "none"``);
+- a piece that moved several squares in one line is a slider (or a jumper of exactly that distance), a
+  diagonal step needs a diagonal mover.
+
+Marginal probabilities come from balancing the pieces-by-types possibility matrix so every piece sums to 1
+and every type to its remaining count (Sinkhorn scaling); :meth:`Beliefs.sample` draws a full assignment
+consistent with every constraint, for search.
+
+``beliefs(observation, variant)`` is the front-end friendly form: ``{handle: {type id: probability}}``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import attrs
+
+from ..events import Moved
+from ..observe import Observation
+from ..pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+
+
+def can_travel(piece_type, grid, origin: int, dest: int) -> bool:
+    """True when a piece of ``piece_type`` can go from ``origin`` to ``dest`` in one ordinary move (by its
+    movement kind, ignoring occupancy)."""
+    kind = piece_type.movement.kind
+    (f0, r0), (f1, r1) = grid.coords(origin), grid.coords(dest)
+    df, dr = abs(f1 - f0), abs(r1 - r0)
+    straight = (df == 0) != (dr == 0)
+    if kind == STEP:
+        return straight and df + dr == 1
+    if kind == DIAGONAL:
+        return df == dr == 1
+    if kind == JUMP:
+        return straight and df + dr == piece_type.movement.distance
+    if kind == SLIDE:
+        return straight
+    return kind != IMMOBILE
+
+
+@attrs.define
+class Beliefs:
+    """Possible types of every unrevealed enemy piece, by handle.
+
+    ``allowed[handle]`` is the set of type ids still possible for that piece; ``remaining`` counts each type
+    not yet seen; ``unseen_removed`` is how many enemy pieces left the board without being identified (they
+    absorb part of ``remaining``, with no constraint beyond their own moves).
+    """
+
+    player: str
+    allowed: dict  # handle -> frozenset(type id)
+    remaining: dict  # type id -> count not yet identified
+    unseen_removed: dict  # handle -> frozenset(type id), removed enemy pieces never identified
+    _marginals: dict | None = None
+
+    # -- probabilities -------------------------------------------------------------------------------
+    def marginals(self) -> dict:
+        """``{handle: {type id: probability}}`` for every hidden enemy piece on the board."""
+        if self._marginals is None:
+            self._marginals = self._balance()
+        return self._marginals
+
+    def _balance(self, rounds: int = 60) -> dict:
+        rows = {**self.allowed, **self.unseen_removed}
+        types = [t for t, n in self.remaining.items() if n > 0]
+        if not rows or not types:
+            return {h: {} for h in self.allowed}
+        # Pieces with the same possible types share one row of weights: balance the classes, not pieces.
+        classes = Counter(frozenset(a & set(types)) or frozenset(types) for a in rows.values())
+        weight = {c: {t: 1.0 for t in c} for c in classes}
+        total = sum(self.remaining[t] for t in types)
+        target = {t: self.remaining[t] * len(rows) / total for t in types}
+        for _ in range(rounds):
+            col = Counter()
+            for c, w in weight.items():
+                for t, x in w.items():
+                    col[t] += x * classes[c]
+            for w in weight.values():
+                for t in w:
+                    if col[t] > 0:
+                        w[t] *= target[t] / col[t]
+                s = sum(w.values())
+                for t in w:
+                    w[t] /= s
+        out = {}
+        for h, a in self.allowed.items():
+            c = frozenset(a & set(types)) or frozenset(types)
+            out[h] = dict(weight[c])
+        return out
+
+    def most_likely(self, handle: int) -> str | None:
+        """The likeliest type of a hidden piece (None for an unknown handle)."""
+        dist = self.marginals().get(handle)
+        return max(dist, key=dist.get) if dist else None
+
+    # -- sampling ------------------------------------------------------------------------------------
+    def sample(self, rng: random.Random, tries: int = 20) -> dict:
+        """A full assignment ``{handle: type id}`` of the hidden enemy pieces on the board that respects
+        every constraint and the remaining counts (most constrained pieces first; if the counts cannot be
+        met after ``tries`` attempts, the last attempt relaxes constraints rather than fail)."""
+        rows = {**self.allowed, **self.unseen_removed}
+        order = sorted(rows, key=lambda h: (len(rows[h]), h))
+        for attempt in range(tries):
+            left = Counter(self.remaining)
+            out = {}
+            ok = True
+            for h in order:
+                options = [t for t in rows[h] if left[t] > 0]
+                if not options:
+                    if attempt < tries - 1:
+                        ok = False
+                        break
+                    options = [t for t, n in left.items() if n > 0] or sorted(rows[h])
+                weights = [left[t] for t in options]
+                t = rng.choices(options, weights)[0] if sum(weights) > 0 else rng.choice(options)
+                left[t] -= 1
+                out[h] = t
+            if ok:
+                return {h: out[h] for h in self.allowed}
+        return {h: out.get(h) or sorted(self.allowed[h])[0] for h in self.allowed}
+
+
+def infer_beliefs(observation: Observation, variant) -> Beliefs:
+    """Beliefs of ``observation.player`` about every unrevealed enemy piece."""
+    me = observation.player
+    grid = variant.grid
+    type_ids = [t.id for t in variant.types]
+    remaining = Counter({t.id: t.count for t in variant.types})
+    hidden_on_board = []
+    hidden_removed = []
+    for gone, pieces in ((False, observation.pieces), (True, observation.removed)):
+        for piece in pieces:
+            if piece.owner == me:
+                continue
+            if piece.type is not None:
+                remaining[piece.type] -= 1
+            elif gone:
+                hidden_removed.append(piece.handle)
+            else:
+                hidden_on_board.append(piece)
+    possible = {h: set(type_ids) for h in [p.handle for p in hidden_on_board] + hidden_removed}
+    mobile = {t.id for t in variant.types if t.movement.kind != IMMOBILE}
+    for piece in hidden_on_board:
+        if piece.moved:
+            possible[piece.handle] &= mobile
+    for ply_events in observation.events:
+        for e in ply_events:
+            if isinstance(e, Moved) and e.player != me and e.handle in possible:
+                o, d = grid.index[e.origin], grid.index[e.dest]
+                fits = {t.id for t in variant.types if can_travel(t, grid, o, d)}
+                narrowed = possible[e.handle] & fits & mobile
+                # Plugins may grant moves the movement kind does not describe: never narrow to nothing.
+                possible[e.handle] = narrowed or (possible[e.handle] & mobile) or possible[e.handle]
+    remaining = {t: max(0, n) for t, n in remaining.items()}
+    alive = {t for t, n in remaining.items() if n > 0}
+    allowed = {}
+    for h, types in possible.items():
+        allowed[h] = frozenset(types & alive) or frozenset(alive)
+    on_board = {p.handle for p in hidden_on_board}
+    return Beliefs(
+        player=me,
+        allowed={h: s for h, s in allowed.items() if h in on_board},
+        remaining=remaining,
+        unseen_removed={h: s for h, s in allowed.items() if h not in on_board},
+    )
+
+
+def beliefs(observation: Observation, variant) -> dict:
+    """``{handle: {type id: probability}}`` for every unrevealed enemy piece on the board, as the viewer
+    of ``observation`` may infer it (for front ends: show the likely identities of hidden pieces)."""
+    return infer_beliefs(observation, variant).marginals()

@@ -1,0 +1,200 @@
+"""The heuristic agent: plays from the rules, one move deep, weighing what hidden pieces probably are.
+
+Each legal move is scored from the mover's Observation and Beliefs:
+
+- a move that wins by arriving is taken at once;
+- an attack counts the expected material change over the defender's possible types, each fight resolved
+  by the variant's own combat rules on the actual squares (so elements, rivers and coastlines count);
+- a move is worth the positional change of its piece (:func:`values.square_tables`: stay in element, keep
+  off transit squares, advance pieces that can win towards their goal);
+- a piece is moved out of danger and not into it: the expected loss from adjacent mobile enemy pieces that
+  probably beat it; attacks on enemy pieces closing on our own goal squares count double.
+
+Set-ups follow the rulebook's hints expressed generically: each piece on a square of its native element,
+pieces that win by arriving forward, pieces that beat what attacks our goals beside them, vital pieces
+back, mixed by a little randomness.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..moves import MOVE
+from ..observe import Observation
+from ..pieces import IMMOBILE
+from .base import Agent
+from .beliefs import Beliefs, infer_beliefs
+from .values import CombatProbe, goal_distances, piece_values, square_tables
+from .world import World
+
+DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
+
+
+class MoveScorer:
+    """Scores moves of one position for the side to move, seen through its Observation and Beliefs."""
+
+    def __init__(self, observation: Observation, variant, rng: random.Random, beliefs: Beliefs | None = None):
+        self.observation = observation
+        self.variant = variant
+        self.beliefs = beliefs or infer_beliefs(observation, variant)
+        self.marginals = self.beliefs.marginals()
+        guess = {h: max(d, key=d.get) for h, d in self.marginals.items()}
+        self.world = World(observation, variant, guess)
+        self.state = self.world.state
+        self.me = self.world.me
+        self.probe = CombatProbe(variant)
+        self.values = piece_values(variant)
+        self.squares = square_tables(variant)[self.me]
+        self.type_index = variant.type_index
+        enemy_goals = goal_distances(variant, 1 - self.me)
+        self.threat_zone = {sq for dists in enemy_goals if dists for sq, d in enumerate(dists) if d <= 2}
+        self.rng = rng
+
+    def enemy_types(self, pid: int) -> list:
+        """``[(type index, probability)]`` of an enemy piece number."""
+        handle = self.world.handle[pid]
+        dist = self.marginals.get(handle)
+        if dist is None:
+            return [(self.state.ptype[pid], 1.0)]
+        return [(self.type_index[t], p) for t, p in dist.items() if p > 1e-3]
+
+    def danger(self, pid: int, sq: int, ignore: int = 0) -> float:
+        """Expected material loss of our piece ``pid`` standing on ``sq`` from adjacent mobile enemies."""
+        state = self.state
+        board, owner, ptype = state.board, state.owner, state.ptype
+        mine = ptype[pid]
+        worst = 0.0
+        for n in state.grid.orth[sq]:
+            e = board[n]
+            if not e or e in (ignore, pid) or owner[e] == self.me:
+                continue
+            loss = 0.0
+            for t, p in self.enemy_types(e):
+                if self.variant.types[t].movement.kind == IMMOBILE or not self.variant.types[t].can_attack:
+                    continue
+                loss += p * max(0.0, -self._defence(e, pid, t, mine, n, sq))
+            worst = max(worst, loss)
+        return worst
+
+    def _defence(self, e: int, pid: int, te: int, mine: int, e_sq: int, my_sq: int) -> float:
+        """Our material change when enemy ``e`` (type ``te``) attacks our piece standing on ``my_sq``."""
+        state = self.state
+        old = state.square[pid]
+        if old != my_sq:
+            state.board[old], state.board[my_sq], state.square[pid] = 0, pid, my_sq
+        try:
+            return -self.probe.gain(state, e, pid, te, mine, e_sq)
+        finally:
+            if old != my_sq:
+                state.board[my_sq], state.board[old], state.square[pid] = 0, pid, old
+
+    def attack_gain(self, pid: int, dest: int, target: int) -> float:
+        """Expected material change of our piece ``pid`` moving to ``dest`` and attacking ``target``."""
+        mine = self.state.ptype[pid]
+        total = 0.0
+        for t, p in self.enemy_types(target):
+            total += p * self.probe.gain(self.state, pid, target, mine, t, dest)
+        return total
+
+    def score(self, move) -> float:
+        """Higher is better for the side to move."""
+        if move.kind != MOVE:
+            return self.rng.random() * 0.2 - 0.5  # actions: rarely, unless nothing else is any good
+        state, index = self.state, self.variant.grid.index
+        o, d = index[move.origin], index[move.dest]
+        pid = state.board[o]
+        t = state.ptype[pid]
+        wins = self.variant.win_arrive[self.me].get(d)
+        if wins and state._arrival_wins(pid, o, d, wins):
+            return 1e6
+        table = self.squares[t]
+        value = table[d] - table[o]
+        if move.target is not None:
+            target = state.board[index[move.target]]
+            gain = self.attack_gain(pid, d, target)
+            if index[move.target] in self.threat_zone:
+                gain *= 2.0 if gain > 0 else 1.0
+            value += gain
+            ignore = target
+        else:
+            ignore = 0
+        value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
+        return value + self.rng.random() * 0.05
+
+
+class HeuristicAgent(Agent):
+    """Plays the best move by :class:`MoveScorer` (one move deep, expected values over beliefs)."""
+
+    name = "heuristic"
+
+    def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None):
+        if not observation.legal_moves:
+            raise ValueError(f"{observation.player} has no legal move to choose from")
+        scorer = MoveScorer(observation, _variant_of(observation), rng)
+        return max(observation.legal_moves, key=scorer.score)
+
+    def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
+        return planned_setup(variant, player, rng)
+
+
+def _variant_of(observation: Observation):
+    from ..plugins import load_variant
+
+    return load_variant(observation.variant, dict(observation.options) or None)
+
+
+def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) -> dict[str, str]:
+    """A set-up following the rulebook's generic hints (see the module docstring), randomised by ``noise``."""
+    p = variant.player_index(player)
+    grid = variant.grid
+    squares = list(variant.setup_squares[player])
+    values = piece_values(variant)
+    own_goals = goal_distances(variant, p)
+    enemy_goals = [d for d in goal_distances(variant, 1 - p) if d]
+    far = grid.files + grid.ranks
+    home = [min(dists[sq] for dists in enemy_goals) if enemy_goals else far for sq in range(grid.size)]
+    forward = _forwardness(variant, player)
+    pieces = [t for t, ptype in enumerate(variant.types) for _ in range(ptype.count)]
+    rng.shuffle(pieces)
+    pieces.sort(key=lambda t: -values[t])  # most valuable first: they get the best squares
+
+    def fit(t: int, sq: int) -> float:
+        ptype = variant.types[t]
+        s = 0.0
+        here = variant.elements[t][sq]
+        if ptype.element is not None and here is not None:
+            s += 3.0 if here == ptype.element else -3.0
+        if own_goals[t] is not None:
+            s += 2.0 * (far - own_goals[t][sq]) / far
+        if t in variant.lose_when_removed:
+            s += 4.0 * (1 - forward[sq])
+        elif own_goals[t] is None and values[t] >= 3.0:
+            s += 1.5 / (1 + home[sq])
+        return s + rng.random() * noise
+
+    setup = {}
+    free = set(squares)
+    for t in pieces:
+        if not free:
+            break
+        sq = max(free, key=lambda s: fit(t, s))
+        free.discard(sq)
+        setup[grid.names[sq]] = variant.types[t].id
+    return setup
+
+
+def _forwardness(variant, player: str) -> list:
+    """For every square, 0 at the player's own back edge to 1 at the edge facing the enemy's set-up zone."""
+    grid = variant.grid
+    other = variant.players[1 - variant.player_index(player)]
+
+    def centre(squares):
+        squares = list(squares) or [0]
+        return (sum(grid.coords(s)[0] for s in squares) / len(squares),
+                sum(grid.coords(s)[1] for s in squares) / len(squares))
+
+    (mf, mr), (ef, er) = centre(variant.setup_squares[player]), centre(variant.setup_squares[other])
+    df, dr = ef - mf, er - mr
+    proj = [grid.coords(s)[0] * df + grid.coords(s)[1] * dr for s in range(grid.size)]
+    lo, hi = min(proj), max(proj)
+    return [(x - lo) / (hi - lo) if hi > lo else 0.5 for x in proj]

@@ -1,0 +1,217 @@
+"""What pieces and squares are worth, read from a variant's data alone (no game-specific knowledge).
+
+- :func:`piece_values`: a type's worth from how much of the enemy army it beats in the combat table (as
+  attacker and as defender), plus a bonus for pieces that can win by arriving and a very large worth for
+  pieces whose loss loses the game; a type's own ``value`` from the data is used when every type has one.
+- :func:`square_tables`: per player, type and square, a positional term: a penalty for standing out of
+  element or on a transit square, a pull towards the squares where that type wins by arriving.
+- :func:`evaluate`: material plus position of one side minus the other's, in a full GameState.
+- :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
+  variant's own resolver, cached when no plugin hook can change it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import deque
+
+from ..combat import ATTACKER, DEFENDER
+from ..pieces import IMMOBILE
+
+VITAL = 100.0  # the worth of a piece whose loss loses the game
+WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
+GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
+GOAL_PULL = 0.12  # positional bonus of a winning type per square closer to its goal
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _cached(variant) -> dict:
+    entry = _CACHE.get(variant)
+    if entry is None:
+        entry = _CACHE[variant] = {}
+    return entry
+
+
+def _base_score(variant, a: int, d: int) -> float:
+    """+1 when ``a`` wins attacking ``d`` by the table's fallback outcome, -1 when it loses, else 0."""
+    base = variant.combat_cells[a][d][1]
+    if base.removed == (DEFENDER,):
+        return 1.0
+    if base.removed == (ATTACKER,):
+        return -1.0
+    return 0.0
+
+
+def win_types(variant) -> frozenset:
+    """Type indices that can win the game by arriving somewhere."""
+    return frozenset(t for wins in variant.win_arrive for entries in wins.values() for types, _p, _r in entries
+                     for t in types)
+
+
+def piece_values(variant) -> tuple:
+    """The worth of each type, by type index (roughly 1 to 7; ``VITAL`` for a piece the game is lost with)."""
+    cache = _cached(variant)
+    if "values" in cache:
+        return cache["values"]
+    types = variant.types
+    n = len(types)
+    total = sum(t.count for t in types) or 1
+    given = [t.value for t in types]
+    winners = win_types(variant)
+    values = []
+    top = max((v for v in given if v is not None), default=0) or 1
+    for a in range(n):
+        if all(v is not None for v in given):
+            worth = 1.0 + 4.0 * given[a] / top
+        else:
+            strength = sum(types[d].count * (_base_score(variant, a, d) - _base_score(variant, d, a)) / 2
+                           for d in range(n)) / total
+            worth = 1.0 + 2.0 * (strength + 1.0)
+        if a in winners:
+            worth += WIN_BONUS
+        if types[a].movement.kind == IMMOBILE:
+            worth *= 0.8
+        if a in variant.lose_when_removed:
+            worth = VITAL
+        values.append(worth)
+    cache["values"] = tuple(values)
+    return cache["values"]
+
+
+def _distances(variant, targets) -> list:
+    """Orthogonal-step distance of every square to the nearest of ``targets`` (walls respected)."""
+    grid = variant.grid
+    far = grid.files + grid.ranks
+    dist = [far] * grid.size
+    queue = deque()
+    for sq, start in targets:
+        if start < dist[sq]:
+            dist[sq] = start
+            queue.append(sq)
+    while queue:
+        sq = queue.popleft()
+        for n in grid.orth[sq]:
+            if dist[n] > dist[sq] + 1:
+                dist[n] = dist[sq] + 1
+                queue.append(n)
+    return dist
+
+
+def goal_distances(variant, player: int) -> tuple:
+    """``[type][square]`` steps a piece of that type still needs to win by arriving (None when it cannot):
+    straight to a goal square, or to the start of the goal's path plus the path's length."""
+    cache = _cached(variant)
+    key = ("goal", player)
+    if key in cache:
+        return cache[key]
+    out = []
+    for t in range(len(variant.types)):
+        targets = []
+        for sq, entries in variant.win_arrive[player].items():
+            for types, path, _reason in entries:
+                if t in types:
+                    targets.append((path[0], len(path) - 1) if path else (sq, 0))
+        out.append(_distances(variant, targets) if targets else None)
+    cache[key] = tuple(out)
+    return cache[key]
+
+
+def square_tables(variant) -> tuple:
+    """``[player][type][square]`` positional terms (see the module docstring)."""
+    cache = _cached(variant)
+    if "squares" in cache:
+        return cache["squares"]
+    values = piece_values(variant)
+    grid = variant.grid
+    far = grid.files + grid.ranks
+    tables = []
+    for p in range(len(variant.players)):
+        goals = goal_distances(variant, p)
+        rows = []
+        for t, ptype in enumerate(variant.types):
+            row = [0.0] * grid.size
+            worth = min(values[t], 8.0)
+            for sq in range(grid.size):
+                here = variant.elements[t][sq]
+                if ptype.element is not None and here is not None and here != ptype.element:
+                    row[sq] -= 0.35 * worth
+                if sq in variant.transit_squares:
+                    row[sq] -= 0.5 * worth
+                if goals[t] is not None:
+                    d = goals[t][sq]
+                    row[sq] += GOAL_NEAR / (1 + d) + GOAL_PULL * (far - d)
+            rows.append(tuple(row))
+        tables.append(tuple(rows))
+    cache["squares"] = tuple(tables)
+    return cache["squares"]
+
+
+def evaluate(state, player: int) -> float:
+    """Material and position of ``player`` minus the opponent's; ±1000 for a finished game."""
+    result = state.result
+    if result is not None:
+        if result.winner == "draw":
+            return 0.0
+        return 1000.0 if result.winner == state.variant.players[player] else -1000.0
+    values = piece_values(state.variant)
+    tables = square_tables(state.variant)
+    square, ptype, owner = state.square, state.ptype, state.owner
+    score = 0.0
+    for pid in range(1, len(owner)):
+        sq = square[pid]
+        if sq < 0:
+            continue
+        t = ptype[pid]
+        p = owner[pid]
+        v = values[t] + tables[p][t][sq]
+        score += v if p == player else -v
+    return score
+
+
+class CombatProbe:
+    """Hypothetical fights in a GameState the agent owns: ``outcome(state, a, d, ta, td, a_sq)`` is what
+    happens when piece ``a`` (given type ``ta``, standing on ``a_sq``) attacks ``d`` (given type ``td``)."""
+
+    def __init__(self, variant):
+        from ..movegen import MoveTables
+
+        self.variant = variant
+        self.stable = not MoveTables.for_variant(variant).hooks_present.get("gibson_resolve_combat")
+        self.cache = _cached(variant).setdefault("fights", {}) if self.stable else {}
+
+    def outcome(self, state, a: int, d: int, ta: int, td: int, a_sq: int):
+        """The Outcome (the state is restored before returning)."""
+        key = (ta, td, a_sq, state.square[d], state.owner[a])
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        board, square, ptype = state.board, state.square, state.ptype
+        old_sq, old_ta, old_td = square[a], ptype[a], ptype[d]
+        board[old_sq] = 0
+        board[a_sq] = a
+        square[a] = a_sq
+        ptype[a], ptype[d] = ta, td
+        try:
+            out = state.resolve(a, d)
+        finally:
+            board[a_sq] = 0
+            board[old_sq] = a
+            square[a] = old_sq
+            ptype[a], ptype[d] = old_ta, old_td
+        self.cache[key] = out
+        return out
+
+    def gain(self, state, a: int, d: int, ta: int, td: int, a_sq: int) -> float:
+        """Material change for the attacker's side of that fight (positive: good for the attacker)."""
+        values = piece_values(self.variant)
+        out = self.outcome(state, a, d, ta, td, a_sq)
+        g = 0.0
+        if DEFENDER in out.removed:
+            g += values[td]
+        if ATTACKER in out.removed:
+            g -= values[ta]
+        if out.retreat == DEFENDER:
+            g += 0.1
+        elif out.retreat == ATTACKER:
+            g -= 0.1
+        return g

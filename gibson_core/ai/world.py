@@ -1,0 +1,75 @@
+"""Determinization: a full GameState an agent builds from its own Observation and its own guess of the
+hidden enemy types. The agent never sees the real state; the world it searches is of its own making.
+
+Pieces keep their handles through a ``handle -> piece number`` map (the engine numbers pieces by owner and
+square, so after pieces have moved the numbers differ from the handles). Moved and revealed flags, the
+ply count, the public tokens and each piece's progress along a winning path (followed from the public move
+events) are carried over, so the world's legal moves match the Observation's.
+"""
+
+from __future__ import annotations
+
+from ..events import Moved
+from ..movegen import MoveTables
+from ..observe import Observation
+from ..state import GameState
+
+
+def path_progress(observation: Observation, variant) -> dict:
+    """``{handle: path id}`` for pieces currently following a winning path (entered at its mouth and only
+    stepping along it since), replayed from the public Moved events."""
+    tables = MoveTables.for_variant(variant)
+    if not tables.path_entries:
+        return {}
+    index = variant.grid.index
+    track: dict = {}
+    for ply_events in observation.events:
+        for e in ply_events:
+            if not isinstance(e, Moved):
+                continue
+            o, d = index[e.origin], index[e.dest]
+            k = track.get(e.handle, -1)
+            if k >= 0 and not (o in tables.path_inner[k] and d in tables.path_inner[k]):
+                k = -1
+            entry = tables.path_entries.get((o, d))
+            track[e.handle] = entry if entry is not None else k
+    return {h: k for h, k in track.items() if k >= 0}
+
+
+class World:
+    """Determinized positions built from one Observation: :meth:`build` makes a fresh GameState in which
+    the hidden enemy pieces have the types of a given assignment (``{handle: type id}``).
+
+    ``pid[handle]`` and ``handle[pid]`` translate between Observation handles and piece numbers (the same in
+    every built state: pieces are numbered by owner and square, never by type); ``hidden`` lists the piece
+    numbers whose types are guesses; ``state`` is the state built from the first assignment.
+    """
+
+    def __init__(self, observation: Observation, variant, assignment: dict):
+        self.observation = observation
+        self.variant = variant
+        self.me = variant.player_index(observation.player)
+        self._fallback = variant.types[0].id
+        self._track = path_progress(observation, variant)
+        self.state = self.build(assignment)
+        index = variant.grid.index
+        self.pid = {p.handle: self.state.board[index[p.square]] for p in observation.pieces}
+        self.handle = {pid: h for h, pid in self.pid.items()}
+        self.hidden = tuple(self.pid[p.handle] for p in observation.pieces if p.type is None)
+
+    def build(self, assignment: dict) -> GameState:
+        """A full position: the Observation's pieces, hidden ones typed by ``assignment``."""
+        obs, variant = self.observation, self.variant
+        placements = [(p.owner, p.square, p.type if p.type is not None else assignment.get(p.handle, self._fallback))
+                      for p in obs.pieces]
+        state = GameState(variant, placements, obs.to_move, dict(obs.tokens))
+        state.ply = obs.ply
+        board, index = state.board, variant.grid.index
+        for piece in obs.pieces:
+            pid = board[index[piece.square]]
+            state.moved[pid] = piece.moved
+            state.revealed[pid] = piece.revealed or (piece.owner != obs.player and piece.type is not None)
+            k = self._track.get(piece.handle)
+            if k is not None:
+                state.track[pid] = k
+        return state

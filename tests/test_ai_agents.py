@@ -1,0 +1,89 @@
+"""Agents: complete games of every variant, set-ups, budgets as iteration counts, and no peeking."""
+
+import random
+
+import pytest
+
+from gibson_core.ai import AGENTS, SearchAgent, make_agent
+from gibson_core.ai.heuristic import planned_setup
+from gibson_core.match import play_match
+from gibson_core.observe import observe
+from gibson_core.plugins import load_variant, variant_names
+from gibson_core.setup import random_setup, validate_setup
+from gibson_core.state import GameState
+
+
+def quick(name: str):
+    """An agent with a small, time-independent budget."""
+    if name == "search":
+        return make_agent("search", seconds=None, iterations=6, depth=4)
+    return make_agent(name)
+
+
+@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("pair", [("heuristic", "random"), ("random", "heuristic"), ("search", "heuristic")])
+def test_agents_play_whole_games(name, pair):
+    """Every move an agent makes is legal (``play_match`` validates each one) and games run to the cap."""
+    variant = load_variant(name)
+    plies = 40 if "search" in pair else 120
+    record, state = play_match(variant, [quick(a) for a in pair], seed=7, max_plies=plies)
+    assert state.outcome() is not None or state.ply == plies
+    assert len(record.moves) == state.ply
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_planned_setups_are_legal(name):
+    variant = load_variant(name)
+    for seed in range(3):
+        for player in variant.players:
+            validate_setup(variant, player, planned_setup(variant, player, random.Random(seed)))
+
+
+def test_registry_names_and_levels():
+    assert {"random", "heuristic", "search", "search-easy", "search-medium", "search-hard"} <= set(AGENTS)
+    easy, hard = make_agent("search-easy"), make_agent("search", level="hard")
+    assert isinstance(easy, SearchAgent) and easy.level == "easy"
+    assert easy.seconds < hard.seconds and easy.iterations < hard.iterations
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("grandmaster")
+
+
+def test_search_respects_its_iteration_budget():
+    """The budget is counted in iterations here, so the test does not depend on the machine's speed."""
+    variant = load_variant("tri-tactics")
+    state = GameState.from_setups(variant, {p: random_setup(variant, p, 3) for p in variant.players}, "blue")
+    agent = make_agent("search", seconds=None, iterations=17)
+    rng = random.Random(0)
+    for _ in range(3):
+        move = agent.choose_move(observe(state, state.player), rng)
+        assert agent.last_iterations == 17
+        state.play(move)
+
+
+def permuted_twin(state: GameState, player: str, rng: random.Random) -> GameState:
+    """The same start position with ``player``'s pieces' types shuffled among themselves."""
+    position = state.position()
+    squares = [sq for sq, text in position.items() if text.split()[0] == player]
+    types = [position[sq].split()[1] for sq in squares]
+    rng.shuffle(types)
+    twin = dict(position, **{sq: f"{player} {t}" for sq, t in zip(squares, types, strict=True)})
+    return GameState.from_position(state.variant, twin, state.player)
+
+
+@pytest.mark.parametrize("agent_name", ["heuristic", "search"])
+@pytest.mark.parametrize("name", variant_names())
+def test_choice_does_not_depend_on_hidden_enemy_types(agent_name, name):
+    """Two positions that differ only in the opponent's hidden types give the same Observation, and the
+    agent (same random seed) chooses the same move in both."""
+    variant = load_variant(name)
+    rng = random.Random(11)
+    setups = {p: random_setup(variant, p, rng) for p in variant.players}
+    state = GameState.from_position(variant, {sq: f"{p} {t}" for p, s in setups.items() for sq, t in s.items()},
+                                    variant.players[0])
+    me, them = variant.players
+    twin = permuted_twin(state, them, rng)
+    assert twin.position() != state.position()
+    obs, twin_obs = observe(state, me), observe(twin, me)
+    assert obs == twin_obs
+    agent = quick(agent_name)
+    assert agent.choose_move(obs, random.Random(5)) == agent.choose_move(twin_obs, random.Random(5))

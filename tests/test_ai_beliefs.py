@@ -1,0 +1,142 @@
+"""Beliefs: what hidden enemy pieces can still be, from the Observation alone."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from gibson_core.ai.beliefs import beliefs, can_travel, infer_beliefs
+from gibson_core.events import Moved
+from gibson_core.observe import observe
+from gibson_core.pieces import IMMOBILE
+from gibson_core.plugins import load_variant, variant_names
+from gibson_core.setup import random_setup
+from gibson_core.state import GameState
+
+TRI = "tri-tactics"
+
+
+def new_game(name: str, seed: int = 1, first: str | None = None) -> GameState:
+    variant = load_variant(name)
+    rng = random.Random(seed)
+    return GameState.from_setups(variant, {p: random_setup(variant, p, rng) for p in variant.players}, first)
+
+
+def play_random(state: GameState, plies: int, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.outcome() is not None:
+            return
+        state.play(rng.choice(state.legal_moves()))
+
+
+def truth(state: GameState, handle: int) -> str:
+    """The real type of a piece, for checking the beliefs (tests may read the truth, agents may not)."""
+    return state.variant.types[state.ptype[handle]].id
+
+
+@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("seed", [1, 2])
+def test_beliefs_are_sound_and_use_movement(name, seed):
+    """After random play, every hidden enemy piece's real type is still possible, moved pieces are never
+    immobile types, and the probabilities of each piece sum to one."""
+    state = new_game(name, seed)
+    play_random(state, 80, seed)
+    variant = state.variant
+    immobile = {t.id for t in variant.types if t.movement.kind == IMMOBILE}
+    for player in variant.players:
+        obs = observe(state, player)
+        belief = infer_beliefs(obs, variant)
+        hidden = [p for p in obs.enemy() if p.type is None]
+        assert set(belief.allowed) == {p.handle for p in hidden}
+        for piece in hidden:
+            assert truth(state, piece.handle) in belief.allowed[piece.handle]
+            if piece.moved:
+                assert not belief.allowed[piece.handle] & immobile
+        for e in (e for events in obs.events for e in events if isinstance(e, Moved)):
+            if e.handle in belief.allowed:  # every type still possible could have made each of its moves
+                o, d = variant.grid.index[e.origin], variant.grid.index[e.dest]
+                assert all(can_travel(variant.type_of(t), variant.grid, o, d) for t in belief.allowed[e.handle])
+        for handle, dist in beliefs(obs, variant).items():
+            assert sum(dist.values()) == pytest.approx(1.0)
+            assert set(dist) <= belief.allowed[handle]
+
+
+def test_exhausted_counts_are_excluded():
+    """Once every piece of a type has been seen, no hidden piece can be of it."""
+    state = new_game(TRI, 3)
+    variant = state.variant
+    red = variant.players[1]
+    armies = [pid for pid in state.alive(1) if truth(state, pid) == "Army"]
+    assert len(armies) == variant.type_of("Army").count == 1
+    state.revealed[armies[0]] = True  # as if the Army had fought
+    obs = observe(state, variant.players[0])
+    belief = infer_beliefs(obs, variant)
+    assert belief.remaining["Army"] == 0
+    assert armies[0] not in belief.allowed
+    assert all("Army" not in allowed for allowed in belief.allowed.values())
+    assert len(belief.allowed) == sum(1 for p in obs.pieces if p.owner == red) - 1
+
+
+def test_revealed_piece_is_followed_when_it_moves():
+    """A piece identified in combat keeps its identity by handle after it moves on."""
+    state = new_game(TRI, 4, first="blue")
+    variant = state.variant
+    rng = random.Random(4)
+    seen = None
+    for _ in range(400):
+        if state.outcome() is not None:
+            break
+        moves = state.legal_moves()
+        attacks = [m for m in moves if m.is_attack]
+        state.play(rng.choice(attacks or moves))
+        fought = [pid for pid in state.alive(1) if state.revealed[pid]]
+        if seen is None and fought:
+            seen = fought[0]
+        if seen is not None and state.square[seen] >= 0 and state.moved[seen]:
+            start = state.square[seen]
+            red_moves = [m for m in state.legal_moves() if state.player == "red"
+                         and state.board[variant.grid.index[m.origin]] == seen and not m.is_attack]
+            if red_moves:
+                state.play(red_moves[0])
+                assert state.square[seen] != start
+                break
+    assert seen is not None
+    obs = observe(state, "blue")
+    followed = next(p for p in obs.pieces if p.handle == seen)
+    assert followed.type == truth(state, seen)
+    assert seen not in infer_beliefs(obs, variant).allowed
+
+
+def test_marginals_match_remaining_counts():
+    """At the start every hidden piece has the same distribution: the army's make-up."""
+    state = new_game(TRI, 5)
+    variant = state.variant
+    dist = beliefs(observe(state, "blue"), variant)
+    total = variant.piece_count
+    for d in dist.values():
+        for t in variant.types:
+            assert d[t.id] == pytest.approx(t.count / total)
+
+
+def test_samples_respect_constraints_and_counts():
+    state = new_game(TRI, 6)
+    play_random(state, 60, 6)
+    obs = observe(state, "blue")
+    belief = infer_beliefs(obs, state.variant)
+    rng = random.Random(0)
+    for _ in range(20):
+        sample = belief.sample(rng)
+        assert set(sample) == set(belief.allowed)
+        assert all(sample[h] in belief.allowed[h] for h in sample)
+        assert all(n <= belief.remaining[t] for t, n in Counter(sample.values()).items())
+
+
+def test_movement_kinds_limit_what_a_move_can_be():
+    variant = load_variant(TRI)
+    grid = variant.grid
+    sl, bn = variant.type_of("SL"), variant.type_of("Bn")
+    e5, e6, e8, f6 = (grid.square(s) for s in ("e5", "e6", "e8", "f6"))
+    assert can_travel(sl, grid, e5, e8) and can_travel(bn, grid, e5, e6)
+    assert not can_travel(bn, grid, e5, e8)
+    assert not can_travel(sl, grid, e5, f6)
