@@ -98,3 +98,18 @@ def test_ai_worker_thread_is_joinable_and_answers_from_the_observation():
     worker.cancel()
     worker.join()
     assert worker.poll() is None
+
+
+def test_process_worker_answers_from_the_observation():
+    from gibson_pygame.ai_worker import ProcessAIWorker
+
+    session = Session.random(GameConfig("tri-tactics", opponent="random"), seed=4)
+    worker = ProcessAIWorker(session.worker.agent, None, seed=5)
+    try:
+        obs = session.observation(session.to_move)
+        worker.start(obs)
+        assert worker.join(60)
+        assert worker.poll() in obs.legal_moves
+        assert not worker.busy and not worker.asked
+    finally:
+        worker.close()

@@ -6,6 +6,7 @@ otherwise a daemon thread thinks while the window keeps drawing, and ``poll`` ha
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import queue
 import random
@@ -142,3 +143,79 @@ class AIWorker:
         if self._thread is not None:
             self._requests.put(None)
             self._thread = None
+
+
+def _serve_process(conn, agent) -> None:
+    """The computer's own process: answer (generation, observation, seed, budget) with (generation, move, error)."""
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        generation, observation, seed, budget = request
+        try:
+            conn.send((generation, agent.choose_move(observation, random.Random(seed), budget), None))
+        except Exception as exc:  # reported back, never a dead process
+            conn.send((generation, None, f"{type(exc).__name__}: {exc}"))
+
+
+class AgentError(Exception):
+    """The computer's agent failed in its own process (the message names the original error)."""
+
+
+class ProcessAIWorker(AIWorker):
+    """The same interface, thinking in a separate process: the search holds no lock the drawing thread
+    needs, so frames stay short however hard the computer thinks. The agent is sent once; each request
+    carries only an Observation."""
+
+    def __init__(self, agent, budget: float | None, seed: int | None = None):
+        super().__init__(agent, budget, seed, sync=False)
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._process = ctx.Process(target=_serve_process, args=(child, agent), daemon=True, name="gibson-ai")
+        self._process.start()
+        child.close()
+        self._waiting = 0  # requests sent and not yet answered
+
+    @property
+    def busy(self) -> bool:
+        return self._waiting > 0
+
+    def start(self, observation) -> None:
+        self._generation += 1
+        self._result, self._error = None, None
+        self.asked = True
+        self._waiting += 1
+        self._conn.send((self._generation, observation, self.rng.random(), self.budget))
+
+    def _drain(self) -> None:
+        while self._waiting and self._conn.poll():
+            generation, move, error = self._conn.recv()
+            self._waiting -= 1
+            if generation == self._generation:
+                self._result, self._error = move, AgentError(error) if error else None
+
+    def cancel(self) -> None:
+        self._generation += 1
+        self._result, self._error = None, None
+        self.asked = False
+
+    def poll(self):
+        self._drain()
+        return super().poll()
+
+    def join(self, timeout: float | None = None) -> bool:
+        if self._waiting and self._conn.poll(timeout):
+            self._drain()
+        return not self._waiting
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._conn.send(None)
+        self._process.join(1.0)
+        if self._process.is_alive():
+            self._process.terminate()

@@ -16,7 +16,8 @@ DEFAULT_SIZE = (1280, 800)
 class App:
     """The running front end."""
 
-    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, sync_ai: bool = False, fps: int = 60):
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, sync_ai: bool = False, fps: int = 60,
+                 ai_process: bool | None = None):
         pygame.init()
         pygame.display.set_caption("Gibson")
         self.window_size = size
@@ -24,6 +25,8 @@ class App:
         self.clock = pygame.time.Clock()
         self.fps = fps
         self.sync_ai = sync_ai
+        self.ai_process = (not sync_ai) if ai_process is None else ai_process  # the computer in its own process
+        self.session = None  # the game being played (closed when another begins)
         self.scene = None
         self.running = True
         self.fullscreen = False
@@ -81,6 +84,8 @@ class App:
         while self.running:
             dt = self.clock.tick(self.fps) / 1000.0
             self.step(dt)
+        if self.session is not None:
+            self.session.close()
         pygame.quit()
 
 

@@ -34,7 +34,8 @@ def cmd_uibench(args) -> int:
     from .uibench import format_result, measure_frames
 
     for name in args.variants or ["tri-tactics"]:
-        print(format_result(measure_frames(name, args.frames, agent=args.agent, level=args.level)))
+        print(format_result(measure_frames(name, args.frames, agent=args.agent, level=args.level,
+                                           process=not args.thread)))
     return 0
 
 
@@ -63,4 +64,5 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--frames", type=int, default=600)
     p.add_argument("--agent", default=None, help="agent name (default: the strongest registered)")
     p.add_argument("--level", default="medium")
+    p.add_argument("--thread", action="store_true", help="think in a thread of the window's process instead")
     p.set_defaults(func=cmd_uibench)

@@ -17,7 +17,7 @@ from gibson_core.observe import Observation, observe
 from gibson_core.pieces import Piece
 from gibson_core.record import GameRecord, load_record
 
-from .ai_worker import AIWorker, make_opponent
+from .ai_worker import AIWorker, ProcessAIWorker, make_opponent
 
 FRIEND = "friend"
 
@@ -48,23 +48,28 @@ class GameConfig:
             return tuple(variant.players)
         return (self.human or variant.players[0],)
 
-    def make_worker(self, sync: bool = False) -> AIWorker | None:
-        """The computer opponent's background worker (None against a friend)."""
+    def make_worker(self, sync: bool = False, process: bool = False) -> AIWorker | None:
+        """The computer opponent's worker (None against a friend): synchronous for tests, a thread, or
+        its own process (the window's choice: drawing never waits for the search)."""
         if not self.vs_computer:
             return None
-        return AIWorker(make_opponent(self.opponent, self.level), None, self.seed, sync)
+        agent = make_opponent(self.opponent, self.level)
+        if process and not sync:
+            return ProcessAIWorker(agent, None, self.seed)
+        return AIWorker(agent, None, self.seed, sync)
 
 
 class Session:
     """One game: moves in, Observations out, undo, resign, save and load."""
 
-    def __init__(self, config: GameConfig, setups: dict, state: GameState | None = None, sync_ai: bool = False):
+    def __init__(self, config: GameConfig, setups: dict, state: GameState | None = None, sync_ai: bool = False,
+                 ai_process: bool = False):
         self.config = config
         self.variant = state.variant if state is not None else config.load()
         self.setups = {p: dict(s) for p, s in setups.items()}
         self._state = state or GameState.from_setups(self.variant, self.setups)
         self.humans = config.humans(self.variant)
-        self.worker = config.make_worker(sync_ai)
+        self.worker = config.make_worker(sync_ai, ai_process)
         self.resigned: tuple[str, str] | None = None
 
     # -- reading -----------------------------------------------------------------------------------
@@ -158,6 +163,11 @@ class Session:
         moves = self.observation(self.to_move).legal_moves
         return self.worker.rng.choice(moves) if moves else None
 
+    def close(self) -> None:
+        """Stop the computer's worker (its thread or process)."""
+        if self.worker is not None:
+            self.worker.close()
+
     # -- records -----------------------------------------------------------------------------------
     def record(self) -> GameRecord:
         """The game record (both set-ups, moves in notation, result)."""
@@ -168,19 +178,20 @@ class Session:
         self.record().save(path)
 
     @classmethod
-    def load(cls, path, config: GameConfig | None = None, sync_ai: bool = False) -> Session:
+    def load(cls, path, config: GameConfig | None = None, sync_ai: bool = False, ai_process: bool = False) -> Session:
         """Replay a saved record into a session (against a friend unless ``config`` says otherwise)."""
         record = load_record(path)
         state = record.replay()
         cfg = attrs.evolve(config, variant=record.variant, options=dict(record.options or {})) if config \
             else GameConfig(record.variant, dict(record.options or {}))
-        return cls(cfg, record.setups, state, sync_ai)
+        return cls(cfg, record.setups, state, sync_ai, ai_process)
 
     @classmethod
-    def random(cls, config: GameConfig, seed: int = 0, sync_ai: bool = False) -> Session:
+    def random(cls, config: GameConfig, seed: int = 0, sync_ai: bool = False, ai_process: bool = False) -> Session:
         """A game from two random set-ups (screenshots, benchmarks)."""
         from gibson_core.setup import random_setup
 
         variant = config.load()
         rng = random.Random(seed)
-        return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai)
+        return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai,
+                   ai_process=ai_process)

@@ -24,7 +24,7 @@ def _stats(times: list[float]) -> dict:
 
 
 def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (1280, 800), agent: str | None = None,
-                   level: str = "medium", seed: int = 0, pace: bool = True) -> dict:
+                   level: str = "medium", seed: int = 0, pace: bool = True, process: bool = True) -> dict:
     """Run the play screen for ``frames`` frames (new games as games end); frame times in milliseconds,
     for all frames and for the frames during which the computer was thinking."""
     headless()
@@ -32,7 +32,7 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
     from .scenes.play import PlayScene
     from .session import GameConfig, Session
 
-    app = App(size)
+    app = App(size, ai_process=process)
     agent = agent or agent_names()[-1]
     rng = random.Random(seed)
     all_times, thinking, computer_moves, games = [], [], 0, 0
@@ -41,7 +41,9 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
         if scene is None or app.scene is not scene:
             config = GameConfig(variant, opponent=agent, level=level, seed=seed + games)
             config.human = config.load().players[1]  # the computer moves first
-            session = Session.random(config, seed + games)
+            if session is not None:
+                session.close()
+            session = Session.random(config, seed + games, ai_process=process)
             scene = PlayScene(app, session, config.human)
             app.switch(scene)
             games += 1
@@ -60,8 +62,9 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
         computer_moves += session.ply > before
         if pace:
             app.clock.tick(60)
-    session.worker.cancel()
+    session.close()
     return {"variant": variant, "agent": agent, "level": level, "size": size, "games": games,
+            "worker": "process" if process else "thread",
             "computer_moves": computer_moves, "all": _stats(all_times), "thinking": _stats(thinking),
             "failure": scene.message if "failed" in scene.message else ""}
 
@@ -69,8 +72,8 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
 def format_result(r: dict) -> str:
     """A few lines for the terminal."""
     w, h = r["size"]
-    lines = [f"{r['variant']}: play screen {w}x{h} against {r['agent']} ({r['level']}), {r['computer_moves']} "
-             f"computer moves in {r['games']} game(s)"]
+    lines = [f"{r['variant']}: play screen {w}x{h} against {r['agent']} ({r['level']}, thinking in a {r['worker']}), "
+             f"{r['computer_moves']} computer moves in {r['games']} game(s)"]
     for label in ("thinking", "all"):
         s = r[label]
         what = "while the computer thinks" if label == "thinking" else "every frame"

@@ -60,6 +60,10 @@ class PlayScene(PositionScene):
     @classmethod
     def begin(cls, app, session) -> None:
         """Open the play screen for a session (after a hand-over in a hot-seat game)."""
+        previous = getattr(app, "session", None)
+        if previous is not None and previous is not session:
+            previous.close()
+        app.session = session
         humans = session.humans
         viewer = session.to_move if session.to_move in humans else humans[0]
         scene = cls(app, session, viewer)
@@ -219,7 +223,8 @@ class PlayScene(PositionScene):
 
         def pick(name: str) -> None:
             try:
-                session = Session.load(storage.game_path(name), self.session.config, self.app.sync_ai)
+                session = Session.load(storage.game_path(name), self.session.config, self.app.sync_ai,
+                                       self.app.ai_process)
             except (GibsonError, OSError) as exc:
                 self.message = str(exc)
                 return

@@ -44,7 +44,7 @@ def _next_setup(app, config, variant, humans, setups) -> None:
     for player in variant.players:
         if player not in setups:
             setups[player] = config.make_worker(True).agent.choose_setup(variant, player, rng)
-    session = Session(config, setups, sync_ai=app.sync_ai)
+    session = Session(config, setups, sync_ai=app.sync_ai, ai_process=app.ai_process)
     PlayScene.begin(app, session)
 
 
