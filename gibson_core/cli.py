@@ -107,6 +107,10 @@ def cmd_plugins(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.ui:  # the front end's frame times (gibson_pygame.uibench)
+        from gibson_pygame.commands import cmd_uibench
+
+        return cmd_uibench(args)
     from .bench import format_table, measure
 
     names = args.variants or ["tri-tactics"]
@@ -154,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variants", nargs="*")
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
+    p.add_argument("--ui", action="store_true", help="frame times of the play screen while the computer thinks")
     p.set_defaults(func=cmd_bench)
 
     for module in COMMAND_MODULES:

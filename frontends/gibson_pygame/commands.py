@@ -34,8 +34,9 @@ def cmd_uibench(args) -> int:
     from .uibench import format_result, measure_frames
 
     for name in args.variants or ["tri-tactics"]:
-        print(format_result(measure_frames(name, args.frames, agent=args.agent, level=args.level,
-                                           process=not args.thread)))
+        print(format_result(measure_frames(name, getattr(args, "frames", 600), agent=getattr(args, "agent", None),
+                                           level=getattr(args, "level", "medium"),
+                                           process=not getattr(args, "thread", False))))
     return 0
 
 
