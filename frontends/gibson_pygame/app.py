@@ -18,7 +18,8 @@ class App:
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, sync_ai: bool = False, fps: int = 60,
                  ai_process: bool | None = None):
-        pygame.init()
+        pygame.display.init()  # no mixer: the game is silent, and audio devices may be missing
+        pygame.font.init()
         pygame.display.set_caption("Gibson")
         self.window_size = size
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)

@@ -181,9 +181,18 @@ class BoardView:
                 continue
             for player, squares in per_player.items():
                 if squares:
-                    marks.append((name.replace("_", " ").replace("-", " ").title(), squares,
+                    marks.append((self._zone_name(name, squares), squares,
                                   theme.player_color(v.players, player), max(2, self.cell // 16)))
         return marks
+
+    def _zone_name(self, name: str, squares) -> str:
+        """A zone's label: the name of its terrain when the zone is all of one special terrain (H.Q.), else
+        the zone's own name."""
+        kinds = {self.variant.cell_kind[sq] for sq in squares}
+        default = (self.variant.data.get("board") or {}).get("default")
+        if len(kinds) == 1 and kinds != {default}:
+            return self.variant.kinds[kinds.pop()].name
+        return name.replace("_", " ").replace("-", " ").title()
 
     def _draw_zones(self, surface: pygame.Surface) -> None:
         """Outline the zones (H.Q.s, aerodromes, harbours) with a light halo so they read on any terrain."""

@@ -38,7 +38,8 @@ def render_session(session: Session, viewer: str, size: tuple[int, int] = SIZE) 
     from .scenes.play import PlayScene
 
     headless()
-    pygame.init()
+    pygame.display.init()
+    pygame.font.init()
     if pygame.display.get_surface() is None:
         pygame.display.set_mode((1, 1))
     surface = pygame.Surface(size)
