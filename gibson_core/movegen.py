@@ -98,6 +98,22 @@ class MoveTables:
             frozenset(t for entries in wins.values() for types, _p, _r in entries for t in types)
             for wins in variant.win_arrive
         )
+        # (table, can_attack, may_win) for piece types whose moves need no check beyond empty squares, enemies
+        # next to them and winning squares (no slide, zone limit or compulsory attack): generated inline every
+        # time, as that costs no more than a cache. None sends a type to the cached general generator.
+        self.lean = tuple(
+            tuple(
+                (table_, can_attack, t in winners) if table_ is not None and not slides and confined[t] is None
+                and not variant.compulsory_attack else None
+                for t, (slides, table_, can_attack, _long) in enumerate(self.by_type)
+            )
+            for confined, winners in zip(self.confined, self.win_types, strict=True)
+        )
+        # whether any cached piece steps rather than slides (its moves are forgotten by ``influence``)
+        self.cached_steppers = any(
+            plan is None and table_ is not None and not slides
+            for plans in self.lean for plan, (slides, table_, _a, _l) in zip(plans, self.by_type, strict=True)
+        )
         self.path_ids: dict[tuple, int] = {}
         self.path_entries: dict[tuple, int] = {}
         self.path_inner: list[frozenset] = []

@@ -191,20 +191,37 @@ class GameState:
         return self._legal
 
     def _generate(self, me: int) -> list[Move]:
-        # Each piece's own moves depend only on the squares near it (``MoveTables.influence``), so they are
-        # cached per piece and recomputed only when a move changed a square within reach (see ``push``).
         cache = self._piece_moves
-        square = self.square
+        board, owner, ptype, square = self.board, self.owner, self.ptype, self.square
+        lean = self.tables.lean[me]
+        wins = self.variant.win_arrive[me]
+        them = 1 - me
         out: list[Move] = []
-        extend = out.extend
+        append = out.append
         for pid in self.pids[me]:
             o = square[pid]
             if o < 0:
                 continue
-            moves = cache.get(pid)
-            if moves is None:
-                moves = cache[pid] = self._moves_of(pid, o, me)
-            extend(moves)
+            plan = lean[ptype[pid]]
+            if plan is None:
+                # sliders, zone-limited pieces and compulsory attacks: cached per piece, forgotten when a
+                # square they read changes (see ``_forget_moves_near``)
+                moves = cache.get(pid)
+                if moves is None:
+                    moves = cache[pid] = self._moves_of(pid, o, me)
+                out.extend(moves)
+                continue
+            table, can_attack, may_win = plan
+            for d, plain, attacks in table[o]:
+                if board[d]:
+                    continue
+                append(plain)
+                if may_win and d in wins and self._arrival_wins(pid, o, d, wins[d]):
+                    continue
+                if can_attack:
+                    for a, mv in attacks:
+                        if owner[board[a]] == them:
+                            append(mv)
         if self._has.get("gibson_extra_moves"):
             for extra in self._hooks.gibson_extra_moves(state=self, player=me):
                 out.extend(extra)
@@ -316,11 +333,12 @@ class GameState:
 
     def _forget_moves_near(self, touched: list) -> None:
         """Drop the cached moves of every piece that can reach, or attack from, a square that changed."""
-        if not touched:
+        cache = self._piece_moves
+        if not touched or not cache:
             return
-        board, cache = self.board, self._piece_moves
+        board = self.board
         influence = self.tables.influence
-        for sq in touched:
+        for sq in touched if self.tables.cached_steppers else ():
             for near in influence[sq]:
                 pid = board[near]
                 if pid:
