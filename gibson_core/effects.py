@@ -90,7 +90,10 @@ class EffectTables:
         self.reaches = tuple((reach_tables[k], tuple(grouped[k])) for k in sorted(reach_tables))
         self.actions = tuple(tuple(actions.get(t, ())) for t in range(n_types))
         self.has_actions = any(self.actions)
+        self.file_of = tuple(sq % grid.files for sq in range(grid.size))
+        self.rank_of = tuple(sq // grid.files for sq in range(grid.size))
         self._moves: dict[tuple, Move] = {}
+        self._actor_cache: dict[tuple, tuple] = {}
 
     # -- effects ---------------------------------------------------------------------------------------
     def on_arrival(self, state, pid: int, square: int, events: list) -> None:
@@ -141,26 +144,45 @@ class EffectTables:
             mv = self._moves[key] = Move(names[o], None, names[target] if target >= 0 else None, kind)
         return mv
 
+    def _actors(self, state, me: int) -> tuple:
+        """``me``'s pieces whose type has actions (types never change, so this is cached per game)."""
+        pids, ptype = state.pids[me], state.ptype
+        key = (id(pids), id(ptype))
+        hit = self._actor_cache.get(key)
+        if hit is None or hit[0] is not pids or hit[1] is not ptype:
+            if len(self._actor_cache) > 256:
+                self._actor_cache.clear()
+            hit = self._actor_cache[key] = (pids, ptype, tuple(p for p in pids if self.actions[ptype[p]]))
+        return hit[2]
+
     def action_moves(self, state, me: int) -> list[Move]:
         """Every action of ``me``'s pieces, from what ``me`` can see (fire needs a visible, revealed target)."""
         square, ptype, actions = state.square, state.ptype, self.actions
+        fx, ry = self.file_of, self.rank_of
         out: list[Move] = []
-        targets = None
-        for pid in state.pids[me]:
-            acts = actions[ptype[pid]]
-            if not acts or square[pid] < 0:
-                continue
+        revealed_targets = all_targets = None
+        for pid in self._actors(state, me):
             o = square[pid]
-            for act in acts:
+            if o < 0:
+                continue
+            for act in actions[ptype[pid]]:
                 if act.kind == ILLUMINATE:
                     out.append(self._move(ILLUMINATE, o))
                     continue
-                if targets is None:
-                    targets = [q for q in state.pids[1 - me] if square[q] >= 0]
+                if act.revealed_only:
+                    if revealed_targets is None:
+                        revealed = state.revealed
+                        revealed_targets = [q for q in state.pids[1 - me] if revealed[q] and square[q] >= 0]
+                    targets = revealed_targets
+                else:
+                    if all_targets is None:
+                        all_targets = [q for q in state.pids[1 - me] if square[q] >= 0]
+                    targets = all_targets
+                f0, r0, reach, kinds = fx[o], ry[o], act.range, act.targets
                 for q in targets:
-                    if (state.revealed[q] or not act.revealed_only) and ptype[q] in act.targets \
-                            and self.grid.manhattan(o, square[q]) <= act.range:
-                        out.append(self._move(FIRE, o, square[q]))
+                    d = square[q]
+                    if ptype[q] in kinds and abs(fx[d] - f0) + abs(ry[d] - r0) <= reach:
+                        out.append(self._move(FIRE, o, d))
         return out
 
     def action_of(self, state, move: Move) -> Action | None:

@@ -176,10 +176,10 @@ class FlagRules:
         """Drop moves onto mined Flags (but a sweeper's), attacks between carriers of the two Flags, and
         attacks carried by a move that wins."""
         flags = [state.tokens[key] for key in self.keys]
+        if not any(f[1] or f[2] for f in flags):
+            return moves  # both Flags lie unmined: the common case
         mined = {f[0] for f in flags if f[1] == 0 and f[2]}
         carriers = [f[1] for f in flags if f[1]]
-        if not mined and not carriers:
-            return moves
         board, owner, index, ptype = state.board, state.owner, self.grid.index, state.ptype
         mine = {c for c in carriers if owner[c] == me}
         theirs = {c for c in carriers if owner[c] != me}
