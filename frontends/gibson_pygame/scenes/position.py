@@ -47,19 +47,18 @@ class PositionScene(Scene):
         self.obs = self.session.full_view() if self.viewer == ALL else self.session.observation(self.viewer)
         lines = []
         players = self.variant.players
-        first = self.obs.to_move if not self.obs.moves else None
         for ply, text in enumerate(self.obs.moves):
-            mover = self._mover(ply, first)
+            mover = self._mover(ply)
             lines.append((f"{ply + 1:>4}. {mover:<6} {text}", theme.mix(theme.player_color(players, mover), theme.TEXT, 0.45)))
         self.log.set_lines(lines)
 
-    def _mover(self, ply: int, _first) -> str:
+    def _mover(self, ply: int) -> str:
+        """Who made the move of a ply: named by its events, else counted back from the side to move."""
         events = self.obs.events[ply] if ply < len(self.obs.events) else ()
         for e in events:
             player = getattr(e, "player", None)
             if player in self.variant.players:
                 return player
-        # plies alternate; count back from the side to move now
         back = len(self.obs.moves) - ply
         now = self.variant.players.index(self.obs.to_move)
         return self.variant.players[(now + back) % 2]

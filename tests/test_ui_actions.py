@@ -1,0 +1,71 @@
+"""Actions (illuminate, fire, hand-over) are reached through the same clicks as moves, for every
+registered variant whose random games offer them; and the window re-lays itself out when resized."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import random  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+from gibson_pygame.scenes.play import PlayScene  # noqa: E402
+from gibson_pygame.session import GameConfig, Session  # noqa: E402
+from gibson_pygame.testing import UIDriver  # noqa: E402
+
+from gibson_core import variant_names  # noqa: E402
+
+KINDS = ("illuminate", "fire", "handover")
+
+
+def session_offering(name: str, kind: str, plies: int = 400) -> tuple[Session, object] | None:
+    """A hot-seat session in which the side to move may play an action of ``kind`` (random games)."""
+    for seed in range(4):
+        session = Session.random(GameConfig(name, opponent="friend"), seed)
+        rng = random.Random(seed)
+        for _ in range(plies):
+            if session.result() is not None:
+                break
+            obs = session.observation(session.to_move)
+            found = [m for m in obs.legal_moves if m.kind == kind]
+            if found:
+                return session, found[0]
+            session.play(rng.choice(obs.legal_moves))
+    return None
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", variant_names())
+def test_actions_are_played_through_the_board(name, kind, tmp_path, monkeypatch):
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    found = session_offering(name, kind)
+    if found is None:
+        pytest.skip(f"{name} offers no {kind} in these random games")
+    session, move = found
+    driver = UIDriver()
+    driver.open(PlayScene(driver.app, session, session.to_move))
+    scene = driver.scene
+    before = session.ply
+    driver.click_square(move.origin)
+    assert scene.origin == move.origin
+    if move.target is None:
+        driver.click_button(kind.capitalize())
+    else:
+        assert move.target in scene.choices()["action"]
+        driver.click_square(move.target)
+    assert session.ply == before + 1
+    played = session.observation(session.players[0]).moves[-1]
+    assert played.startswith(move.origin) and played[len(move.origin)] in "@*>"
+
+
+def test_window_resize_refits_the_board():
+    session = Session.random(GameConfig(variant_names()[0], opponent="friend"), 0)
+    driver = UIDriver()
+    driver.open(PlayScene(driver.app, session, session.to_move))
+    cell = driver.scene.view.cell
+    driver.app.screen = pygame.display.set_mode((900, 600), pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(900, 600), w=900, h=600))
+    driver.step()
+    assert driver.scene.view.cell < cell
+    assert driver.scene.view.rect.right <= 900 - 300
