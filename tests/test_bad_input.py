@@ -35,58 +35,55 @@ def _write(tmp_path, text: str) -> Path:
     return path
 
 
+def _refused(tmp_path, old: str, new: str) -> tuple[VariantError, str]:
+    """Load the Tri-Tactics file with ``old`` replaced by ``new``; the error it must raise, and the text."""
+    text = _variant_text().replace(old, new, 1)
+    assert text != _variant_text(), f"the test's edit did not apply: {old!r}"
+    with pytest.raises(VariantError) as err:
+        load_variant_file(_write(tmp_path, text))
+    return err.value, text
+
+
 def _line_of(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), start=1) if needle in line)
 
 
 def test_yaml_syntax_error_names_file_and_line(tmp_path):
-    text = _variant_text().replace("  files: 12", "  files: [12", 1)
-    with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
-    assert "broken.yaml" in str(err.value) and err.value.line is not None
+    error, _text = _refused(tmp_path, "  files: 12", "  files: [12")
+    assert "broken.yaml" in str(error) and error.line is not None
 
 
 def test_missing_key_names_the_key_path(tmp_path):
-    text = _variant_text().replace("  - {id: Bde, name: Brigade, number: 2, count: 4,", "  - {id: Bde, number: 2, count: 4,")
-    with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
-    problem = err.value.problems[0]
+    error, text = _refused(tmp_path, "  - {id: Bde, name: Brigade, number: 2, count: 4,", "  - {id: Bde, number: 2, count: 4,")
+    problem = error.problems[0]
     assert problem.path == "pieces[1]" and "missing key 'name'" in problem.message
     assert problem.line == _line_of(text, "id: Bde")
 
 
 def test_wrong_type_names_key_and_line(tmp_path):
-    text = _variant_text().replace("name: Division, number: 3, count: 3", "name: Division, number: 3, count: three")
-    with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
-    problem = err.value.problems[0]
+    error, text = _refused(tmp_path, "name: Division, number: 3, count: 3", "name: Division, number: 3, count: three")
+    problem = error.problems[0]
     assert problem.path == "pieces[2].count" and "expected int" in problem.message
     assert problem.line == _line_of(text, "count: three")
-    assert f"broken.yaml:{problem.line}: pieces[2].count" in str(err.value)
+    assert f"broken.yaml:{problem.line}: pieces[2].count" in str(error)
 
 
 def test_unknown_piece_in_the_value_table(tmp_path):
-    text = _variant_text().replace("      HA:   [.,  HA,", "      Hx:   [.,  HA,")
-    with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
-    messages = [str(p) for p in err.value.problems]
+    error, text = _refused(tmp_path, "      HA:   [.,  HA,", "      Hx:   [.,  HA,")
+    messages = [str(p) for p in error.problems]
     assert any("combat.table.rows.Hx" in m and "unknown piece id 'Hx'" in m for m in messages)
-    hx = next(p for p in err.value.problems if p.path == "combat.table.rows.Hx")
+    hx = next(p for p in error.problems if p.path == "combat.table.rows.Hx")
     assert hx.line == _line_of(text, "Hx:")
 
 
 def test_counts_that_do_not_fit_the_setup_zone(tmp_path):
-    text = _variant_text().replace("name: Battalion, number: 1, count: 5", "name: Battalion, number: 1, count: 9")
-    with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
-    assert any("do not fit" in p.message and p.path == "pieces" for p in err.value.problems)
+    error, _text = _refused(tmp_path, "name: Battalion, number: 1, count: 5", "name: Battalion, number: 1, count: 9")
+    assert any("do not fit" in p.message and p.path == "pieces" for p in error.problems)
 
 
 def test_asymmetric_table_must_declare_itself(tmp_path):
-    text = _variant_text().replace("      AC:   [4,  4,  4,  X,  5,  .,  4,", "      AC:   [4,  4,  4,  X,  5,  4,  .,")
-    with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
-    assert any("asymmetric cell" in p.message and "AA" in p.message for p in err.value.problems)
+    error, text = _refused(tmp_path, "      AC:   [4,  4,  4,  X,  5,  .,  4,", "      AC:   [4,  4,  4,  X,  5,  4,  .,")
+    assert any("asymmetric cell" in p.message and "AA" in p.message for p in error.problems)
     declared = text.replace("  table:\n", "  table:\n    asymmetric: true\n", 1)
     assert load_variant_file(_write(tmp_path, declared)).name == "tri-tactics"
 
@@ -96,6 +93,7 @@ def test_every_problem_is_reported_not_just_the_first(tmp_path):
     with pytest.raises(VariantError) as err:
         load_variant_file(_write(tmp_path, text))
     assert len(err.value.problems) >= 2
+    assert {p.path for p in err.value.problems} >= {"pieces[0].count", "pieces[17].service"}
 
 
 def test_unknown_option_is_refused():

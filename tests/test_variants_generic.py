@@ -74,13 +74,8 @@ def _permuted_twin(state: GameState, viewer: int, rng: random.Random) -> GameSta
 def test_hidden_enemy_types_change_nothing_a_player_sees(name, options):
     variant = load_variant(name, options)
     rng = random.Random(11)
-    setups = {p: random_setup(variant, p, rng) for p in variant.players}
-    state = GameState.from_setups(variant, setups, variant.players[0])
-    for _ in range(60):
-        moves = state.legal_moves()
-        if not moves:
-            break
-        state.push(rng.choice(moves))
+    state = new_game(variant, rng)
+    random_playout(state, rng, 60)
     for viewer, player in enumerate(variant.players):
         twin = _permuted_twin(state, viewer, random.Random(3))
         assert observe(state, player) == observe(twin, player)
@@ -92,11 +87,7 @@ def test_a_record_round_trips(name, options):
     rng = random.Random(5)
     setups = {p: random_setup(variant, p, rng) for p in variant.players}
     state = GameState.from_setups(variant, setups, variant.players[1])
-    for _ in range(150):
-        moves = state.legal_moves()
-        if not moves:
-            break
-        state.play(rng.choice(moves))
+    random_playout(state, rng, 150)
     record = GameRecord.from_state(state, setups, seed=5, first=variant.players[1])
     again = parse_record(record.to_json())
     assert again == record
@@ -135,11 +126,7 @@ def test_a_player_record_holds_nothing_hidden(name, options):
     variant = load_variant(name, options)
     rng = random.Random(17)
     state = new_game(variant, rng)
-    for _ in range(80):
-        moves = state.legal_moves()
-        if not moves:
-            break
-        state.push(rng.choice(moves))
+    random_playout(state, rng, 80)
     for viewer, player in enumerate(variant.players):
         twin = _permuted_twin(state, viewer, random.Random(9))
         text = json.dumps(player_record(state, player), sort_keys=True)
