@@ -15,6 +15,7 @@ import attrs
 from . import events as ev
 from .combat import ATTACKER, DEFENDER, Outcome
 from .errors import IllegalMoveError, SetupError
+from .hookrelay import hook_relay
 from .movegen import MoveTables
 from .moves import MOVE, Move
 from .pieces import Piece
@@ -77,7 +78,7 @@ class GameState:
         self._touched: list[int] = []  # squares whose occupant changed during the move being made
         self._sliders = tuple(pid for pid in range(1, n) if self.ptype[pid] in self.tables.slider_types)
         self._slider_reads: dict[int, int] = {}
-        self._hooks = variant.plugin_manager.hook if variant.plugin_manager else None
+        self._hooks = hook_relay(variant.plugin_manager) if variant.plugin_manager else None
         self._has = self.tables.hooks_present
         self._losers: set[int] = set()
         self._loss_reason: dict[int, str] = {}

@@ -1,0 +1,71 @@
+"""A fast relay for a game's rule hooks.
+
+Rule hooks are called several times per move (move generation, arrival, end of move), so pluggy's per-call
+bookkeeping shows in random-playout speed. :func:`hook_relay` gives the game state an object with one plain
+function per rule hook that calls the same implementations, in pluggy's order and with pluggy's semantics
+(``firstresult`` hooks stop at the first answer that is not None; the others return the list of answers),
+passing each implementation only the arguments it names. Hooks with wrappers, and every hook while
+``GIBSON_TRACE_PLUGINS`` is set, go through pluggy itself; any other attribute falls back to ``pm.hook``.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+
+from .movegen import RULE_HOOKS
+
+_RELAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class HookRelay:
+    """``relay.gibson_X(**kwargs)`` behaves like ``pm.hook.gibson_X(**kwargs)`` for the game's rule hooks."""
+
+    def __init__(self, pm):
+        self._pm = pm
+        tracing = bool(os.environ.get("GIBSON_TRACE_PLUGINS"))
+        for name in RULE_HOOKS:
+            caller = getattr(pm.hook, name, None)
+            if caller is None:
+                continue
+            impls = caller.get_hookimpls()
+            if tracing or any(i.hookwrapper or getattr(i, "wrapper", False) for i in impls):
+                setattr(self, name, caller)
+                continue
+            first = bool(caller.spec and caller.spec.opts.get("firstresult"))
+            calls = tuple((i.function, tuple(i.argnames)) for i in reversed(impls))
+            setattr(self, name, _first_answer(calls) if first else _all_answers(calls))
+
+    def __getattr__(self, name: str):
+        return getattr(self._pm.hook, name)
+
+
+def _first_answer(calls: tuple):
+    def relay(**kwargs):
+        for function, names in calls:
+            answer = function(*[kwargs[n] for n in names])
+            if answer is not None:
+                return answer
+        return None
+
+    return relay
+
+
+def _all_answers(calls: tuple):
+    def relay(**kwargs):
+        answers = []
+        for function, names in calls:
+            answer = function(*[kwargs[n] for n in names])
+            if answer is not None:
+                answers.append(answer)
+        return answers
+
+    return relay
+
+
+def hook_relay(pm) -> HookRelay:
+    """The relay of a game's plugin manager (built once per manager)."""
+    relay = _RELAYS.get(pm)
+    if relay is None:
+        relay = _RELAYS[pm] = HookRelay(pm)
+    return relay
