@@ -140,3 +140,20 @@ def test_plugins_register_at_run_time_and_bad_answers_name_the_plugin():
         plugins.plugin_manager().unregister(name="broken-test-plugin")
         plugins._SPECS = None
     assert TRI in variant_names()
+
+
+def test_a_package_that_fails_to_import_is_reported_by_name(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    from gibson_core import plugins
+
+    broken = EntryPoint(name="broken-game", value="gibson_no_such_module_anywhere", group=plugins.ENTRY_POINT_GROUP)
+    real = plugins.entry_points
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [*real(group=group), broken])
+    monkeypatch.setattr(plugins, "_GLOBAL", None)
+    monkeypatch.setattr(plugins, "_SPECS", None)
+    monkeypatch.setattr(plugins, "_LOAD_ERRORS", [])
+    errors = plugins.load_errors()
+    assert len(errors) == 1 and isinstance(errors[0], PluginError)
+    assert "broken-game" in str(errors[0]) and "failed to import" in str(errors[0])
+    assert TRI in plugins.variant_names()  # the other games still load
