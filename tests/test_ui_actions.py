@@ -69,3 +69,13 @@ def test_window_resize_refits_the_board():
     driver.step()
     assert driver.scene.view.cell < cell
     assert driver.scene.view.rect.right <= 900 - 300
+
+
+def test_f11_toggles_full_screen_and_back():
+    session = Session.random(GameConfig(variant_names()[0], opponent="friend"), 0)
+    driver = UIDriver()
+    driver.open(PlayScene(driver.app, session, session.to_move))
+    driver.key(pygame.K_F11)
+    driver.key(pygame.K_F11)
+    assert not driver.app.fullscreen
+    assert driver.scene.view.rect.width > 0

@@ -103,7 +103,7 @@ class Session:
         """Everything revealed (game over, or a spectator's screenshot): an Observation with every type."""
         state = self._state
         base = observe(state, self.players[0])
-        pieces = tuple(state._piece(pid, True) for pid in range(1, len(state.owner)) if state.square[pid] >= 0)
+        pieces = tuple(sorted((state.piece_at(square) for square in state.position()), key=lambda p: p.handle))
         removed = tuple(Piece(e.handle, e.owner, e.square, e.type, e.public, True)
                         for _m, events in state.history for e in events if isinstance(e, Removed))
         return attrs.evolve(base, player="all", pieces=pieces, removed=removed, legal_moves=(),

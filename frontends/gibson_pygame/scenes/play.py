@@ -305,8 +305,6 @@ class PlayScene(PositionScene):
                 self.click_square(self.variant.grid.names[sq])
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 3:
             self.select(None)
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.origin is None:
-            self.menu()
 
     def update(self, dt: float) -> None:
         if self.session.computer_to_move():
