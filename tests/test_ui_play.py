@@ -234,3 +234,11 @@ def test_resign_shows_the_full_reveal(driver):
     assert piece_face_pixel(driver, "l11") == face(session.variant, "Div")
     driver.click_button("Play again")
     assert isinstance(driver.scene, SetupScene)
+
+
+def test_a_piece_can_be_dragged_to_its_destination(driver):
+    session = attack_session()
+    driver.open(PlayScene(driver.app, session, "blue"))
+    driver.drag(driver.square_center("a1"), driver.square_center("a2"))
+    assert session.ply >= 1
+    assert driver.scene.obs.moves[0] == "a1-a2"

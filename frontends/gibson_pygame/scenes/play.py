@@ -81,6 +81,7 @@ class PlayScene(PositionScene):
         self.dest: str | None = None
         self.message = ""
         self.thinking_time = 0.0
+        self.press: str | None = None  # where the mouse went down on a movable piece
 
     # -- selection ---------------------------------------------------------------------------------
     @property
@@ -299,12 +300,31 @@ class PlayScene(PositionScene):
                                                       (pygame.K_SPACE, pygame.K_RETURN)):
                 self.banner.left = 0
             return
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            sq = self.view.square_at(event.pos)
-            if sq is not None:
-                self.click_square(self.variant.grid.names[sq])
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            square = self._square_name(event.pos)
+            movable = self.my_turn and self.dest is None and square and self.moves_from(square)
+            self.press = square if movable else None
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            square = self._square_name(event.pos)
+            press, self.press = self.press, None
+            if press is not None and square is not None and square != press:  # a piece dragged and dropped
+                if self.origin != press:
+                    self.select(press)
+                self.click_square(square)
+            elif square is not None:
+                self.click_square(square)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 3:
             self.select(None)
+
+    def _square_name(self, pos) -> str | None:
+        sq = self.view.square_at(pos)
+        return None if sq is None else self.variant.grid.names[sq]
+
+    def dragging(self) -> str | None:
+        """The square of a piece being dragged (held and moved off its square), else None."""
+        if self.press is None or not pygame.mouse.get_pressed()[0]:
+            return None
+        return self.press if self._square_name(pygame.mouse.get_pos()) != self.press else None
 
     def update(self, dt: float) -> None:
         if self.session.computer_to_move():
@@ -334,7 +354,8 @@ class PlayScene(PositionScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         v, view = self.variant, self.view
-        self.draw_position(surface)
+        dragged = self.dragging()
+        self.draw_position(surface, skip=(dragged,) if dragged else ())
         ch = self.choices()
         idx = v.grid.index
         if self.origin is not None:
@@ -346,9 +367,13 @@ class PlayScene(PositionScene):
         view.shade(surface, [idx[s] for s in ch["action"]], theme.HIGHLIGHT_ACTION)
         self._draw_panel_top(surface)
         self.draw_panel(surface, self.buttons_bottom)
+        if dragged:
+            rect = pygame.Rect(0, 0, view.cell, view.cell)
+            rect.center = pygame.mouse.get_pos()
+            draw_piece(surface, v, rect, self.obs.piece_at(dragged), self.viewer)
         if self.banner is not None:
             self.banner.draw(surface, v, view.rect)
-        elif self.modal is None:
+        elif self.modal is None and not dragged:
             self.draw_hover(surface)
 
     def _draw_panel_top(self, surface: pygame.Surface) -> None:

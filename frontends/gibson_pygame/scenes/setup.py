@@ -11,6 +11,7 @@ from gibson_core import GibsonError
 from gibson_core.setup import load_setup, random_setup, save_setup, setup_problems
 
 from .. import storage, theme
+from ..ai_worker import make_opponent
 from ..board import BoardView, draw_piece, home_at_top
 from ..widgets import Button, NameDialog, PickDialog, tooltip
 from .base import Scene
@@ -43,7 +44,7 @@ def _next_setup(app, config, variant, humans, setups) -> None:
     rng = random.Random(config.seed)
     for player in variant.players:
         if player not in setups:
-            setups[player] = config.make_worker(True).agent.choose_setup(variant, player, rng)
+            setups[player] = make_opponent(config.opponent, config.level).choose_setup(variant, player, rng)
     session = Session(config, setups, sync_ai=app.sync_ai, ai_process=app.ai_process)
     PlayScene.begin(app, session)
 
