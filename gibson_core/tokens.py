@@ -214,7 +214,8 @@ class FlagRules:
         if move.kind != MOVE:
             return None
         if any(f[1] == 0 and f[2] and f[0] == move.dest for f in flags):
-            return f"a Flag dropped by a blown-up ship lies on {move.dest}: only a Mine Sweeper may go there"
+            names = " or ".join(sorted(state.variant.types[t].name for t in self.mined_pickup)) or "no piece"
+            return f"a Flag dropped by a blown-up piece lies on {move.dest}: only a {names} may go there"
         if move.target is not None and any(f[1] == pid for f in flags):
             target = state.board[index[move.target]]
             if target and any(f[1] == target for f in flags):
