@@ -113,3 +113,11 @@ def blit_wrapped(surface: pygame.Surface, value: str, rect: pygame.Rect, size: i
         blit_text(surface, line, (rect.left, y), size, fg)
         y += size + line_gap
     return y
+
+
+def blit_fit(surface: pygame.Surface, value: str, pos, size: int, width: int, fg=TEXT, bold: bool = False,
+             anchor: str = "center") -> pygame.Rect:
+    """Like :func:`blit_text`, with the font made smaller until the text fits ``width`` pixels."""
+    while size > 8 and font(size, bold).size(str(value))[0] > width:
+        size -= 1
+    return blit_text(surface, value, pos, size, fg, bold, anchor)

@@ -1,7 +1,7 @@
 """The Value Table overlay (key T): who beats whom, read from the variant's compiled combat data.
 
 Rows attack, columns defend. A cell shows the winner's id, ``X`` when both go, ``.`` when nothing
-happens and ``?`` when special rules (terrain, coastline...) decide; where the variant's data has a
+happens (or a piece is only driven back) and ``?`` when conditional rules (terrain, coastline...) decide; where the variant's data has a
 printed table its own cell text is shown. Hovering a row or column names what that type beats, loses to
 and ties with.
 """
@@ -19,9 +19,13 @@ from .widgets import Modal
 def cell_result(variant, a: int, d: int) -> str:
     """``win``, ``lose``, ``both``, ``none`` or ``depends`` for type ``a`` attacking type ``d``."""
     rules, base = variant.combat_cells[a][d]
-    if rules:
-        return "depends"
-    removed = set(base.removed)
+    outcome = base
+    for rule in rules:  # the first rule without conditions decides; one with conditions makes it depend
+        if rule.conditions:
+            return "depends"
+        outcome = rule.outcome
+        break
+    removed = set(outcome.removed)
     if removed == {DEFENDER}:
         return "win"
     if removed == {ATTACKER}:
@@ -31,9 +35,16 @@ def cell_result(variant, a: int, d: int) -> str:
     return "none"
 
 
+def attacks(piece_type) -> bool:
+    """False for types that never attack (they never move or have no attack): their row is blank."""
+    return piece_type.can_attack and piece_type.mobile
+
+
 def summary(variant, a: int) -> dict[str, list[str]]:
     """What type ``a`` beats, loses to, ties with (both removed) and where it depends, when it attacks."""
     out: dict[str, list[str]] = {"beats": [], "loses to": [], "ties with": [], "depends against": []}
+    if not attacks(variant.types[a]):
+        return out
     key = {"win": "beats", "lose": "loses to", "both": "ties with", "depends": "depends against"}
     for d, t in enumerate(variant.types):
         res = cell_result(variant, a, d)
@@ -81,7 +92,7 @@ class ValueTableDialog(Modal):
         self.rect = pygame.Rect(20, 20, w - 40, h - 40)
         n = len(self.variant.types)
         self.cell = max(14, min(44, (self.rect.width - 120) // (n + 1), (self.rect.height - 190) // (n + 1)))
-        self.origin = (self.rect.left + 20 + 2 * self.cell, self.rect.top + 56 + self.cell)
+        self.origin = (self.rect.left + 20 + 3 * self.cell, self.rect.top + 56 + self.cell)
 
     def _index_at(self, pos) -> int | None:
         n = len(self.variant.types)
@@ -112,21 +123,30 @@ class ValueTableDialog(Modal):
         for i, t in enumerate(v.types):
             hot = i == self.hover
             fg = theme.ACCENT if hot else theme.TEXT
-            theme.blit_text(surface, t.id, (ox - 6, oy + i * c + c // 2), size, fg, hot, anchor="midright")
-            theme.blit_text(surface, t.id, (ox + i * c + c // 2, oy - 4), size, fg, hot, anchor="midbottom")
+            row_label = t.id if t.value is None else f"{t.id} ({t.value:g})"  # value-ranked games show ranks
+            theme.blit_text(surface, row_label, (ox - 6, oy + i * c + c // 2), size, fg, hot, anchor="midright")
+            theme.blit_fit(surface, t.id, (ox + i * c + c // 2, oy - 4), size, c - 2, fg, hot, anchor="midbottom")
         for a in range(len(v.types)):
+            if not attacks(v.types[a]):
+                r = pygame.Rect(ox, oy + a * c, len(v.types) * c - 1, c - 1)
+                pygame.draw.rect(surface, theme.BACKGROUND, r)
+                theme.blit_text(surface, "never attacks", r.center, size, theme.TEXT_DIM, anchor="center")
+                continue
             for d in range(len(v.types)):
                 r = pygame.Rect(ox + d * c, oy + a * c, c - 1, c - 1)
                 col = theme.color(_COLOURS[cell_result(v, a, d)])
                 if self.hover in (a, d):
                     col = theme.mix(col, theme.TEXT, 0.2)
                 pygame.draw.rect(surface, col, r)
-                theme.blit_text(surface, _symbol(v, a, d, self.printed), r.center, size, anchor="center")
+                theme.blit_fit(surface, _symbol(v, a, d, self.printed), r.center, size, c - 3)
         y = oy + len(v.types) * c + 10
         if self.hover is not None:
             t = v.types[self.hover]
-            theme.blit_text(surface, f"{t.name} ({t.id}) attacking:", (self.rect.left + 20, y), 20, theme.ACCENT)
+            rank = "" if t.value is None else f", value {t.value:g}"
+            theme.blit_text(surface, f"{t.name} ({t.id}{rank}) attacking:", (self.rect.left + 20, y), 20, theme.ACCENT)
             y += 22
+            if not attacks(t):
+                theme.blit_text(surface, "never attacks", (self.rect.left + 30, y), 18)
             for label, ids in summary(v, self.hover).items():
                 if ids:
                     theme.blit_text(surface, f"{label}: {', '.join(ids)}", (self.rect.left + 30, y), 18)
