@@ -113,3 +113,17 @@ def test_process_worker_answers_from_the_observation():
         assert not worker.busy and not worker.asked
     finally:
         worker.close()
+
+
+def test_process_worker_reports_a_dead_process_instead_of_hanging():
+    from gibson_pygame.ai_worker import AgentError, ProcessAIWorker
+
+    session = Session.random(GameConfig("tri-tactics", opponent="random"), seed=6)
+    worker = ProcessAIWorker(session.worker.agent, None, seed=7)
+    worker._process.terminate()
+    worker._process.join()
+    obs = session.observation(session.to_move)
+    worker.start(obs)
+    with pytest.raises(AgentError):
+        worker.poll()
+    worker.close()

@@ -189,8 +189,11 @@ class ProcessAIWorker(AIWorker):
         self._generation += 1
         self._result, self._error = None, None
         self.asked = True
-        self._waiting += 1
-        self._conn.send((self._generation, observation, self.rng.random(), self.budget))
+        try:
+            self._conn.send((self._generation, observation, self.rng.random(), self.budget))
+            self._waiting += 1
+        except (OSError, ValueError) as exc:  # the process is gone: poll reports it
+            self._error = AgentError(f"the computer's process cannot be reached: {exc}")
 
     def _drain(self) -> None:
         while self._waiting and self._conn.poll():
@@ -206,6 +209,10 @@ class ProcessAIWorker(AIWorker):
 
     def poll(self):
         self._drain()
+        if self._waiting and not self._process.is_alive():
+            self._waiting = 0
+            self.asked = False
+            raise AgentError(f"the computer's process stopped (exit code {self._process.exitcode})")
         return super().poll()
 
     def join(self, timeout: float | None = None) -> bool:
