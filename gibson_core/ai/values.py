@@ -12,8 +12,8 @@
 
 from __future__ import annotations
 
+import heapq
 import weakref
-from collections import deque
 
 from ..combat import ATTACKER, DEFENDER
 from ..pieces import IMMOBILE
@@ -21,7 +21,8 @@ from ..pieces import IMMOBILE
 VITAL = 100.0  # the worth of a piece whose loss loses the game
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
-GOAL_PULL = 0.12  # positional bonus of a winning type per square closer to its goal
+GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
+OUT_OF_ELEMENT_STEP = 3  # a step out of a piece's element counts as this many on the way to its goal
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -78,22 +79,33 @@ def piece_values(variant) -> tuple:
     return cache["values"]
 
 
-def _distances(variant, targets) -> list:
-    """Orthogonal-step distance of every square to the nearest of ``targets`` (walls respected)."""
+def _distances(variant, t: int, targets) -> list:
+    """Cost of the cheapest way for a piece of type ``t`` from every square to the nearest of ``targets``
+    (``(square, cost there)`` pairs): one a step, ``OUT_OF_ELEMENT_STEP`` a step onto a square out of the
+    type's element (walls and impassable terrain respected)."""
     grid = variant.grid
+    native = variant.types[t].element
+    elements = variant.elements[t]
+    passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
+    step = [1 if native is None or elements[sq] in (None, native) else OUT_OF_ELEMENT_STEP
+            for sq in range(grid.size)]
     far = grid.files + grid.ranks
-    dist = [far] * grid.size
-    queue = deque()
+    dist = [far * OUT_OF_ELEMENT_STEP] * grid.size
+    heap = []
     for sq, start in targets:
         if start < dist[sq]:
             dist[sq] = start
-            queue.append(sq)
-    while queue:
-        sq = queue.popleft()
+            heapq.heappush(heap, (start, sq))
+    while heap:
+        d, sq = heapq.heappop(heap)
+        if d > dist[sq]:
+            continue
         for n in grid.orth[sq]:
-            if dist[n] > dist[sq] + 1:
-                dist[n] = dist[sq] + 1
-                queue.append(n)
+            # walking backwards from the goal: the cost is paid for the square stepped from
+            nd = d + step[sq]
+            if passable[n] and nd < dist[n]:
+                dist[n] = nd
+                heapq.heappush(heap, (nd, n))
     return dist
 
 
@@ -111,7 +123,7 @@ def goal_distances(variant, player: int) -> tuple:
             for types, path, _reason in entries:
                 if t in types:
                     targets.append((path[0], len(path) - 1) if path else (sq, 0))
-        out.append(_distances(variant, targets) if targets else None)
+        out.append(_distances(variant, t, targets) if targets else None)
     cache[key] = tuple(out)
     return cache[key]
 
