@@ -25,7 +25,7 @@ from ..pieces import IMMOBILE
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
 from .values import CombatProbe, goal_distances, piece_values, square_tables
-from .world import World
+from .world import World, variant_of, wins_on_arrival
 
 DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
 
@@ -104,8 +104,7 @@ class MoveScorer:
         o, d = index[move.origin], index[move.dest]
         pid = state.board[o]
         t = state.ptype[pid]
-        wins = self.variant.win_arrive[self.me].get(d)
-        if wins and state._arrival_wins(pid, o, d, wins):
+        if wins_on_arrival(state, pid, o, d):
             return 1e6
         table = self.squares[t]
         value = table[d] - table[o]
@@ -130,17 +129,11 @@ class HeuristicAgent(Agent):
     def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None):
         if not observation.legal_moves:
             raise ValueError(f"{observation.player} has no legal move to choose from")
-        scorer = MoveScorer(observation, _variant_of(observation), rng)
+        scorer = MoveScorer(observation, variant_of(observation), rng)
         return max(observation.legal_moves, key=scorer.score)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         return planned_setup(variant, player, rng)
-
-
-def _variant_of(observation: Observation):
-    from ..plugins import load_variant
-
-    return load_variant(observation.variant, dict(observation.options) or None)
 
 
 def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) -> dict[str, str]:

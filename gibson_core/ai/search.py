@@ -33,8 +33,9 @@ import time
 from ..moves import MOVE
 from ..observe import Observation
 from .base import Agent
-from .heuristic import HeuristicAgent, MoveScorer, _variant_of
+from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, evaluate
+from .world import variant_of, wins_on_arrival
 
 LEVELS = {"easy": (0.05, 100), "medium": (0.2, 400), "hard": (1.0, 2000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
@@ -64,10 +65,8 @@ class Playout:
             if move.kind != MOVE:
                 continue
             o, d = index[move.origin], index[move.dest]
-            if d in wins and move.target is None:
-                pid = board[o]
-                if state._arrival_wins(pid, o, d, wins[d]):
-                    return move
+            if d in wins and move.target is None and wins_on_arrival(state, board[o], o, d):
+                return move
             if move.target is None:
                 quiet.append(move)
                 continue
@@ -110,7 +109,7 @@ class SearchAgent(Agent):
         start = time.perf_counter()
         seconds = budget if budget is not None else self.seconds
         deadline = None if seconds is None else start + seconds
-        variant = _variant_of(observation)
+        variant = variant_of(observation)
         scorer = MoveScorer(observation, variant, rng)
         ranked = sorted(((scorer.score(m), i) for i, m in enumerate(legal)), reverse=True)
         if len(legal) == 1 or ranked[0][0] >= 1e6:
