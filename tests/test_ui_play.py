@@ -242,3 +242,24 @@ def test_a_piece_can_be_dragged_to_its_destination(driver):
     driver.drag(driver.square_center("a1"), driver.square_center("a2"))
     assert session.ply >= 1
     assert driver.scene.obs.moves[0] == "a1-a2"
+
+
+def test_launcher_options_reach_the_game(driver):
+    driver.open(LauncherScene(driver.app))
+    driver.click_button(VARIANT)
+    toggles = [b for b in driver.scene.buttons if b.label.startswith("no-win-draw")]
+    assert toggles and toggles[0].label.endswith("on")
+    driver.click(toggles[0].rect.center)
+    assert driver.scene.config.options == {"no-win-draw": False}
+    stepper = driver.scene.option_widgets[0]
+    driver.click(stepper.minus.rect.center)
+    assert driver.scene.config.options["ply-limit"] == 1900
+    driver.click_button("Computer: random")
+    driver.click_button("play red")
+    driver.click_button("Start")
+    driver.click_button("Random")
+    driver.click_button("Start")
+    scene = driver.scene
+    assert isinstance(scene, PlayScene) and scene.viewer == "red"
+    assert scene.variant.options["ply-limit"] == 1900 and scene.variant.options["no-win-draw"] is False
+    assert scene.session.ply >= 1  # the computer (blue) moved first

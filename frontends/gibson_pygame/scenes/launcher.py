@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from gibson_core import GibsonError, load_variant, variant_names
+from gibson_core.plugins import load_errors
 
 from .. import theme
 from ..ai_worker import agent_names, levels, takes_level
@@ -130,6 +131,10 @@ class LauncherScene(Scene):
         w, h = surface.get_size()
         pygame.draw.rect(surface, theme.PANEL, (0, 0, 300, h))
         theme.blit_text(surface, "Gibson", (20, 18), 40, theme.ACCENT, True)
+        broken = load_errors()  # third-party plugins that failed to load: said, not hidden
+        if broken:
+            theme.blit_wrapped(surface, "Not loaded: " + "; ".join(str(e) for e in broken),
+                               pygame.Rect(20, h - 120, 260, 110), 16, theme.BAD)
         if not self.names:
             theme.blit_text(surface, "No variant is installed.", (310, 40), 28)
             return
