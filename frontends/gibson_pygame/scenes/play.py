@@ -48,7 +48,7 @@ class Banner:
             theme.blit_text(surface, "vs", (box.centerx, y + 38), 30, theme.ACCENT, True, anchor="center")
             y += 90
         for line in self.lines:
-            theme.blit_text(surface, line, (box.centerx, y + 10), 20, anchor="center")
+            theme.blit_fit(surface, line, (box.centerx, y + 10), 20, box.width - 24)
             y += 24
         theme.blit_text(surface, "click to continue", (box.centerx, box.bottom - 14), 16, theme.TEXT_DIM,
                         anchor="center")
