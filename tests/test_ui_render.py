@@ -127,3 +127,15 @@ def test_process_worker_reports_a_dead_process_instead_of_hanging():
     with pytest.raises(AgentError):
         worker.poll()
     worker.close()
+
+
+def test_hover_guesses_cover_hidden_enemy_pieces_only():
+    from gibson_pygame.scenes.play import PlayScene
+
+    session = Session.random(GameConfig("tri-tactics", opponent="friend"), seed=8)
+    scene = PlayScene(None, session, "blue")
+    guesses = scene.guesses()
+    hidden = {p.handle for p in scene.obs.enemy() if p.type is None}
+    assert set(guesses) <= hidden
+    for handle in guesses:
+        assert abs(sum(guesses[handle].values()) - 1) < 1e-6

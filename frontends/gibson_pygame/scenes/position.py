@@ -135,6 +135,21 @@ class PositionScene(Scene):
                 break
             theme.blit_text(surface, f"{t.id} {left[t.id]}", (cx, cy), 18)
 
+    def guesses(self) -> dict:
+        """What each hidden enemy piece may be, from the viewer's Observation alone (the AI package's
+        ``beliefs``, when it has one); worked out once per position, on first hover."""
+        key = (self.viewer, self.obs.ply, len(self.obs.moves))
+        if getattr(self, "_guess_key", None) != key:
+            from gibson_core import ai
+
+            infer = getattr(ai, "beliefs", None)
+            try:
+                self._guesses = infer(self.obs, self.variant) if infer and self.viewer != ALL else {}
+            except Exception:  # a hint only: never break the screen over it
+                self._guesses = {}
+            self._guess_key = key
+        return self._guesses
+
     def draw_hover(self, surface: pygame.Surface) -> None:
         """The name of the piece under the mouse, as far as the viewer knows it."""
         sq = self.view.square_at(pygame.mouse.get_pos())
@@ -148,6 +163,10 @@ class PositionScene(Scene):
             return
         if piece.type is None:
             label = f"{piece.owner} piece, hidden" + (", has moved" if piece.moved else "")
+            guesses = self.guesses().get(piece.handle) or {}
+            top = sorted(guesses.items(), key=lambda kv: -kv[1])[:3]
+            if top:
+                label += ": maybe " + ", ".join(f"{tid} {p:.0%}" for tid, p in top)
         else:
             label = self.variant.type_of(piece.type).name
             if piece.revealed and piece.owner != self.viewer and self.viewer != ALL:
