@@ -181,6 +181,12 @@ def test_save_and_reload_a_game(driver):
     driver.click(driver.scene.modal._row(0).center)
     assert isinstance(driver.scene, PlayScene) and driver.scene is not scene
     assert list(driver.scene.obs.moves) == moves
+    # and from the launcher
+    driver.open(LauncherScene(driver.app))
+    driver.click_button("Load game")
+    driver.click(driver.scene.modal._row(0).center)
+    assert isinstance(driver.scene, PlayScene)
+    assert list(driver.scene.obs.moves) == moves
 
 
 def test_hot_seat_handover_hides_the_previous_players_pieces(driver):

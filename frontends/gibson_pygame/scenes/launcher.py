@@ -12,7 +12,7 @@ from .. import theme
 from ..ai_worker import agent_names, levels, takes_level
 from ..board import BoardView
 from ..session import FRIEND, GameConfig
-from ..widgets import Button, Stepper, Toggle
+from ..widgets import Button, PickDialog, Stepper, Toggle
 from .base import Scene
 
 
@@ -62,6 +62,21 @@ class LauncherScene(Scene):
         from .setup import start_game
 
         start_game(self.app, self.config)
+
+    def load_game(self) -> None:
+        """Continue a saved game, against the opponent chosen here."""
+        from .. import storage
+        from ..session import Session
+        from .play import PlayScene
+
+        def pick(name: str) -> None:
+            try:
+                session = Session.load(storage.game_path(name), self.config, self.app.sync_ai, self.app.ai_process)
+            except (GibsonError, OSError) as exc:
+                self.errors[self.config.variant] = str(exc)
+                return
+            PlayScene.begin(self.app, session)
+        self.open_modal(PickDialog("Continue a saved game", storage.game_names(), pick))
 
     def resize(self, size) -> None:
         super().resize(size)
@@ -120,6 +135,9 @@ class LauncherScene(Scene):
                        reason=self.errors.get(self.config.variant, ""))
         start.rect = pygame.Rect(w - 220, h - 70, 200, 50)
         self.buttons.append(start)
+        load = Button("Load game", self.load_game)
+        load.rect = pygame.Rect(w - 440, h - 70, 200, 50)
+        self.buttons.append(load)
 
     def handle_event(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN) and self.names:
