@@ -170,3 +170,16 @@ def test_counts_must_name_pieces(tmp_path):
     path, _text = _broken(tmp_path, "counts: {FS: 0,", "counts: {Zeppelin: 0, FS: 0,")
     with pytest.raises(VariantError, match="Zeppelin"):
         load_variant_file(path, {"capturing-the-base": True})
+
+
+def test_the_hook_relay_answers_like_pluggy():
+    state = _case({"d6": "red LC", "d7": "red MS", "h1": "blue PV", "a12": "red PV"}, {"blue": "d6"})
+    pluggy_hooks = state.variant.plugin_manager.hook
+    me = state.to_move
+    assert state._hooks is not pluggy_hooks
+    for name, kwargs in [("gibson_extra_moves", {"state": state, "player": me}),
+                         ("gibson_game_result", {"state": state}),
+                         ("gibson_no_legal_moves", {"state": state, "player": me}),
+                         ("gibson_vector_expect", {"state": state, "key": "flags"}),
+                         ("gibson_vector_expect", {"state": state, "key": "nothing"})]:
+        assert getattr(state._hooks, name)(**kwargs) == getattr(pluggy_hooks, name)(**kwargs)
