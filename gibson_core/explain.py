@@ -28,9 +28,10 @@ def explain_illegal(state, move: Move) -> str:
         if why:
             return why
         kinds = {a.get("kind") if isinstance(a, dict) else a for a in ptype.actions}
+        verb = {"handover": "hand over a Flag"}.get(move.kind, move.kind)
         if move.kind not in kinds:
-            return f"a {name} cannot {move.kind}"
-        return f"the {name} on {move.origin} cannot {move.kind} here"
+            return f"a {name} cannot {verb}"
+        return f"the {name} on {move.origin} cannot {verb} here"
     kind = ptype.movement.kind
     if kind == IMMOBILE:
         return f"a {name} never moves"
