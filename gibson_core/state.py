@@ -350,7 +350,7 @@ class GameState:
             changed |= bit[sq]
         reads = self._slider_reads
         for pid in self._sliders:
-            if pid in cache and reads[pid] & changed:
+            if pid in cache and reads.get(pid, -1) & changed:
                 del cache[pid]
 
     def pop(self) -> Move:
