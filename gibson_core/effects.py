@@ -1,6 +1,6 @@
 """Automatic effects and actions, declared per piece type in a variant's YAML, and the rule hooks that apply
-them. A variant uses them by listing this module among its rule hooks (``VariantSpec(..., hooks=[effects])``);
-a variant whose pieces declare none pays one early return per call.
+them. The game's plugin manager registers this module whenever the variant's data declares effects or actions
+(``gibson_core.plugins.CORE_RULES``); a game that declares none never calls it.
 
 **Effects** act on an enemy piece that ends its own move within reach of a piece that declares them, before
 any attack (the move stays legal: legality never depends on what the mover cannot see)::

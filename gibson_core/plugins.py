@@ -105,12 +105,17 @@ def game_plugin_manager(spec: VariantSpec, variant: Variant) -> pluggy.PluginMan
     return pm
 
 
+# The core's own rule modules, registered for a game whenever its data declares the section they serve.
+CORE_RULES = {"effects": "gibson_core.effects", "flags": "gibson_core.tokens"}
+
+
 def _rule_plugins(spec: VariantSpec, variant: Variant) -> list:
-    plugins = []
+    plugins = [importlib.import_module(module) for section, module in CORE_RULES.items() if section in variant.rules]
     spec = variant.spec or spec  # the compiled spec carries hooks inherited from a parent variant
     if spec.hooks is not None:
         rule_hooks = getattr(spec.hooks, "RULES", spec.hooks)
-        plugins.extend(rule_hooks if isinstance(rule_hooks, list | tuple) else [rule_hooks])
+        listed = rule_hooks if isinstance(rule_hooks, list | tuple) else [rule_hooks]
+        plugins.extend(hooks for hooks in listed if hooks not in plugins)
     for option, value in variant.options.items():
         target = (variant.option_specs.get(option) or {}).get("hooks")
         if value and target:

@@ -1,6 +1,7 @@
 """Carried tokens: Flags that lie on a square or are carried by a piece (Dover Patrol), declared by a variant's
-top-level ``flags`` key and applied by the rule hooks below. A variant uses them by listing this module among
-its rule hooks; with ``flags`` absent or null (an option may switch them off) every hook returns at once::
+top-level ``flags`` key and applied by the rule hooks below. The game's plugin manager registers this module
+whenever the data declares ``flags`` (``gibson_core.plugins.CORE_RULES``); with ``flags`` absent or null (an
+option may switch them off) it is not registered at all::
 
     flags:
       base: base               # the zone holding each player's Base: where its Flag starts and where both
