@@ -266,9 +266,7 @@ def _check_keys(chk, raw, path: tuple, known: set, what: str) -> bool:
     if not isinstance(raw, dict):
         chk.add(path, f"expected a mapping for an {what} (with at least 'kind'), got {raw!r}")
         return False
-    for key in raw:
-        if key not in known:
-            chk.add(path + (key,), f"unknown {what} key '{key}' (known: {', '.join(sorted(known))})")
+    chk.unknown_keys(raw, path, known, f"{what} key")
     return True
 
 

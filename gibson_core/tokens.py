@@ -237,9 +237,7 @@ def compile_flags(chk, data: dict, grid, zones: dict, players: tuple, selector) 
     if not isinstance(spec, dict):
         chk.add(path, f"expected a mapping (base, cannot_carry, ...) or null, got {spec!r}")
         return None
-    for key in spec:
-        if key not in FLAG_KEYS:
-            chk.add(path + (key,), f"unknown flags key '{key}' (known: {', '.join(sorted(FLAG_KEYS))})")
+    chk.unknown_keys(spec, path, FLAG_KEYS, "flags key")
     zone = spec.get("base")
     if zone not in zones:
         chk.add(path + ("base",), f"expected the zone of each player's Base, got {zone!r} (zones: {', '.join(zones)})")
@@ -285,15 +283,13 @@ def gibson_init_state(state):
 @hookimpl
 def gibson_extra_moves(state, player):
     """Hand-overs."""
-    rules = _rules(state)
-    return rules.handovers(state, player) if rules is not None else None
+    return _rules(state).handovers(state, player)
 
 
 @hookimpl
 def gibson_filter_moves(state, player, moves):
     """Moves forbidden by a Flag rule."""
-    rules = _rules(state)
-    return rules.filter(state, player, moves) if rules is not None else moves
+    return _rules(state).filter(state, player, moves)
 
 
 @hookimpl
@@ -309,8 +305,6 @@ def gibson_apply_action(state, move, events):
 def gibson_after_move(state, move, events):
     """Pick up, carry or leave Flags; run aground."""
     rules = _rules(state)
-    if rules is None:
-        return
     me = state.to_move
     if move.kind == MOVE:
         pid = state.board[rules.grid.index[move.dest]]
@@ -322,23 +316,19 @@ def gibson_after_move(state, move, events):
 @hookimpl
 def gibson_on_removed(state, pid, square, events, cause):
     """A removed carrier drops its Flags where it stood."""
-    rules = _rules(state)
-    if rules is not None:
-        rules.dropped(state, pid, square, cause, events)
+    _rules(state).dropped(state, pid, square, cause, events)
 
 
 @hookimpl
 def gibson_game_result(state):
     """Both Flags on the mover's Base."""
-    rules = _rules(state)
-    return rules.winner(state) if rules is not None else None
+    return _rules(state).winner(state)
 
 
 @hookimpl
 def gibson_no_legal_moves(state, player):
     """Dover Patrol's rule for a player who cannot move."""
-    rules = _rules(state)
-    return rules.stalemate(state, player) if rules is not None else None
+    return _rules(state).stalemate(state, player)
 
 
 @hookimpl

@@ -62,6 +62,13 @@ class _Checker:
     def add(self, path: tuple, message: str) -> None:
         self.problems.append(self.doc.problem(path, message))
 
+    def unknown_keys(self, data: dict, path: tuple, known, what: str) -> None:
+        """Record a problem for every key of ``data`` not in ``known`` (``what``: "piece key", ...)."""
+        names = ", ".join(known if isinstance(known, tuple | list) else sorted(known))
+        for key in data:
+            if key not in known:
+                self.add(path + (key,), f"unknown {what} {key!r} (known: {names})")
+
     def need(self, data: dict, key: str, path: tuple, kind: type | tuple, what: str) -> Any:
         """The value at ``key``; records a problem and returns None if it is missing or of a wrong type."""
         if not isinstance(data, dict):
@@ -166,7 +173,7 @@ def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec
     data = doc.data
     if not isinstance(data, dict):
         raise VariantError(doc.problem((), "a variant file is a mapping of keys (name, board, pieces, ...)"))
-    _unknown_keys(chk, data, (), TOP_LEVEL_KEYS, "top-level key")
+    chk.unknown_keys(data, (), TOP_LEVEL_KEYS, "top-level key")
     data, values = _apply_options(chk, data, options or {})
     variant = _compile(chk, data, values)
     if chk.problems:
@@ -174,12 +181,6 @@ def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec
     if spec is not None:
         variant = attrs.evolve(variant, spec=spec)
     return variant
-
-
-def _unknown_keys(chk: _Checker, data: dict, path: tuple, known: tuple, what: str) -> None:
-    for key in data:
-        if key not in known:
-            chk.add(path + (key,), f"unknown {what} {key!r} (known: {', '.join(known)})")
 
 
 def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]:
@@ -192,9 +193,7 @@ def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]
         if not isinstance(spec, dict):
             chk.add(("options", name), "expected a mapping with description and default")
             continue
-        for key in spec:
-            if key not in OPTION_KEYS:
-                chk.add(("options", name, key), f"unknown option key '{key}' (known: {', '.join(sorted(OPTION_KEYS))})")
+        chk.unknown_keys(spec, ("options", name), OPTION_KEYS, "option key")
         if "default" not in spec:
             chk.add(("options", name), "missing key 'default'")
         values[name] = spec.get("default")
@@ -388,7 +387,7 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if not isinstance(spec, dict):
             chk.add(path, "expected a mapping with id, name and count")
             continue
-        _unknown_keys(chk, spec, path, PIECE_KEYS, "piece key")
+        chk.unknown_keys(spec, path, PIECE_KEYS, "piece key")
         pid = chk.need(spec, "id", path, str, "the piece's short id")
         pname = chk.need(spec, "name", path, str, "the piece's name")
         count = chk.need(spec, "count", path, int, "pieces of this type a side")

@@ -4,6 +4,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import broken_copy
 
 from gibson_core import GameState, IllegalMoveError, Move, VariantError, load_variant
 from gibson_core.bench import new_game, random_playout
@@ -96,16 +97,8 @@ def test_random_games_end_and_the_ply_limit_draws():
         assert state.outcome() is not None
 
 
-def _broken(tmp_path, old, new):
-    text = AVIATION.read_text()
-    assert old in text
-    path = tmp_path / "broken.yaml"
-    path.write_text(text.replace(old, new, 1))
-    return path, text.replace(old, new, 1)
-
-
 def test_an_unknown_effect_kind_names_key_path_and_line(tmp_path):
-    path, text = _broken(tmp_path, "{kind: reveal, reach: king", "{kind: glow, reach: king")
+    path, text = broken_copy(tmp_path, AVIATION, "{kind: reveal, reach: king", "{kind: glow, reach: king")
     with pytest.raises(VariantError) as err:
         load_variant_file(path)
     problem = err.value.problems[0]
@@ -115,12 +108,12 @@ def test_an_unknown_effect_kind_names_key_path_and_line(tmp_path):
 
 
 def test_an_action_without_its_range_is_refused(tmp_path):
-    path, _text = _broken(tmp_path, "{kind: fire, range: 4,", "{kind: fire,")
+    path, _text = broken_copy(tmp_path, AVIATION, "{kind: fire, range: 4,", "{kind: fire,")
     with pytest.raises(VariantError, match="missing key 'range'"):
         load_variant_file(path)
 
 
 def test_an_unknown_selector_in_an_effect_is_refused(tmp_path):
-    path, _text = _broken(tmp_path, "backfire: [Bomber]", "backfire: [Zeppelin]")
+    path, _text = broken_copy(tmp_path, AVIATION, "backfire: [Bomber]", "backfire: [Zeppelin]")
     with pytest.raises(VariantError, match="Zeppelin"):
         load_variant_file(path)

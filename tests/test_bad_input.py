@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import broken_copy
 
 from gibson_core import (
     GameState,
@@ -37,10 +38,9 @@ def _write(tmp_path, text: str) -> Path:
 
 def _refused(tmp_path, old: str, new: str) -> tuple[VariantError, str]:
     """Load the Tri-Tactics file with ``old`` replaced by ``new``; the error it must raise, and the text."""
-    text = _variant_text().replace(old, new, 1)
-    assert text != _variant_text(), f"the test's edit did not apply: {old!r}"
+    path, text = broken_copy(tmp_path, TRI, old, new)
     with pytest.raises(VariantError) as err:
-        load_variant_file(_write(tmp_path, text))
+        load_variant_file(path)
     return err.value, text
 
 

@@ -5,6 +5,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import broken_copy
 
 from gibson_core import GameState, IllegalMoveError, Move, VariantError, load_variant
 from gibson_core.bench import new_game, random_playout
@@ -143,16 +144,8 @@ def test_a_record_keeps_the_flags_it_started_with(dover):
     assert replayed.tokens == state.tokens and replayed.position() == state.position()
 
 
-def _broken(tmp_path, old, new):
-    text = DOVER.read_text()
-    assert old in text
-    path = tmp_path / "broken.yaml"
-    path.write_text(text.replace(old, new, 1))
-    return path, text.replace(old, new, 1)
-
-
 def test_a_bad_flags_key_names_key_path_and_line(tmp_path):
-    path, text = _broken(tmp_path, "  cannot_carry: [Mine]", "  cannot_carry: [Mine]\n  carry_limit: 2")
+    path, text = broken_copy(tmp_path, DOVER, "  cannot_carry: [Mine]", "  cannot_carry: [Mine]\n  carry_limit: 2")
     with pytest.raises(VariantError) as err:
         load_variant_file(path)
     problem = err.value.problems[0]
@@ -161,13 +154,13 @@ def test_a_bad_flags_key_names_key_path_and_line(tmp_path):
 
 
 def test_a_flags_base_zone_must_exist(tmp_path):
-    path, _text = _broken(tmp_path, "  base: base\n", "  base: dock\n")
+    path, _text = broken_copy(tmp_path, DOVER, "  base: base\n", "  base: dock\n")
     with pytest.raises(VariantError, match="flags.base"):
         load_variant_file(path)
 
 
 def test_counts_must_name_pieces(tmp_path):
-    path, _text = _broken(tmp_path, "counts: {FS: 0,", "counts: {Zeppelin: 0, FS: 0,")
+    path, _text = broken_copy(tmp_path, DOVER, "counts: {FS: 0,", "counts: {Zeppelin: 0, FS: 0,")
     with pytest.raises(VariantError, match="Zeppelin"):
         load_variant_file(path, {"capturing-the-base": True})
 
