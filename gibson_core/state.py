@@ -257,6 +257,22 @@ class GameState:
             return out
         reads = 0  # squares a slider's moves depend on, as a bit mask (see _forget_moves_near)
         around = self.tables.around_mask
+        if slides and not compulsory and allowed is None and not wins:
+            for ray in table[o]:  # the common slider (Searchlight, Scout): a tight loop
+                first = True
+                for d, plain, attacks in ray:
+                    reads |= around[d]
+                    if board[d]:
+                        break
+                    if first or not long_attack_only:
+                        append(plain)
+                    first = False
+                    if can_attack:
+                        for a, mv in attacks:
+                            if owner[board[a]] == them:
+                                append(mv)
+            self._slider_reads[pid] = reads
+            return out
         for ray in table[o] if slides else (table[o],):
             for step, (d, plain, attacks) in enumerate(ray):
                 reads |= around[d]
