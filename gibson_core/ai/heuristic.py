@@ -19,15 +19,19 @@ from __future__ import annotations
 
 import random
 
+from ..movegen import MoveTables
 from ..moves import MOVE
 from ..observe import Observation
 from ..pieces import IMMOBILE
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
-from .values import CombatProbe, goal_distances, piece_values, square_tables
+from .values import CombatProbe, evaluate, goal_distances, piece_values, square_tables, win_types
 from .world import World, variant_of, wins_on_arrival
 
 DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
+REVEAL = 0.3  # worth of learning one hidden enemy piece's type
+ACTION_COST = 0.2  # an action gives up the move it replaces
+ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
 
 
 class MoveScorer:
@@ -49,6 +53,11 @@ class MoveScorer:
         enemy_goals = goal_distances(variant, 1 - self.me)
         self.threat_zone = {sq for dists in enemy_goals if dists for sq, d in enumerate(dists) if d <= 2}
         self.rng = rng
+        self._before: float | None = None
+        hooks = MoveTables.for_variant(variant).hooks_present
+        self.effects = hooks.get("gibson_on_arrival") or hooks.get("gibson_after_move")
+        self.key_types = win_types(variant) | variant.draw_when_none_left | variant.lose_when_removed
+        self._worlds: list | None = None
 
     def enemy_types(self, pid: int) -> list:
         """``[(type index, probability)]`` of an enemy piece number."""
@@ -96,10 +105,38 @@ class MoveScorer:
             total += p * self.probe.gain(self.state, pid, target, mine, t, dest)
         return total
 
+    def action_gain(self, move) -> float:
+        """What an action (fire, illuminate, hand-over...) is worth: the change of :func:`evaluate` in the
+        guessed world, plus ``REVEAL`` for each enemy piece it reveals. Actions aim at what the mover can
+        see, so the guesses about hidden pieces hardly matter here."""
+        state = self.state
+        if self._before is None:
+            self._before = evaluate(state, self.me)
+        seen = sum(state.revealed[pid] for pid in state.alive(1 - self.me))
+        state.push(move)
+        try:
+            gain = evaluate(state, self.me) - self._before
+            gain += REVEAL * (sum(state.revealed[pid] for pid in state.alive(1 - self.me)) - seen)
+        finally:
+            state.pop()
+        return gain - ACTION_COST
+
+    def arrival_risk(self, move, pid: int) -> float:
+        """Share of ``ARRIVAL_SAMPLES`` sampled worlds in which the move itself (no fight) costs the moved
+        piece: automatic effects of the variant (a gun's zone, a blast...) that depend on hidden pieces."""
+        if self._worlds is None:
+            self._worlds = [self.world.build(self.beliefs.sample(self.rng)) for _ in range(ARRIVAL_SAMPLES)]
+        lost = 0
+        for state in self._worlds:
+            state.push(move)
+            lost += state.square[pid] < 0
+            state.pop()
+        return lost / len(self._worlds)
+
     def score(self, move) -> float:
         """Higher is better for the side to move."""
         if move.kind != MOVE:
-            return self.rng.random() * 0.2 - 0.5  # actions: rarely, unless nothing else is any good
+            return self.action_gain(move) + self.rng.random() * 0.05
         state, index = self.state, self.variant.grid.index
         o, d = index[move.origin], index[move.dest]
         pid = state.board[o]
@@ -118,6 +155,8 @@ class MoveScorer:
         else:
             ignore = 0
         value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
+        if self.effects and t in self.key_types:
+            value -= self.arrival_risk(move, pid) * self.values[t]
         return value + self.rng.random() * 0.05
 
 

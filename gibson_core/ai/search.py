@@ -61,8 +61,16 @@ class Playout:
         wins = self.variant.win_arrive[state.to_move]
         best, best_gain = None, 0.0
         quiet = []
+        before = None
         for move in moves:
             if move.kind != MOVE:
+                if before is None:
+                    before = evaluate(state, state.to_move)
+                state.push(move)
+                gain = evaluate(state, 1 - state.to_move) - before
+                state.pop()
+                if gain > best_gain:
+                    best, best_gain = move, gain
                 continue
             o, d = index[move.origin], index[move.dest]
             if d in wins and move.target is None and wins_on_arrival(state, board[o], o, d):

@@ -16,7 +16,7 @@ import heapq
 import weakref
 
 from ..combat import ATTACKER, DEFENDER
-from ..pieces import IMMOBILE
+from ..pieces import DIAGONAL, IMMOBILE
 
 VITAL = 100.0  # the worth of a piece whose loss loses the game
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
@@ -70,6 +70,8 @@ def piece_values(variant) -> tuple:
             worth = 1.0 + 2.0 * (strength + 1.0)
         if a in winners:
             worth += WIN_BONUS
+        if a in variant.draw_when_none_left:
+            worth += WIN_BONUS  # the last of these gone, nobody can win
         if types[a].movement.kind == IMMOBILE:
             worth *= 0.8
         if a in variant.lose_when_removed:
@@ -82,9 +84,10 @@ def piece_values(variant) -> tuple:
 def _distances(variant, t: int, targets) -> list:
     """Cost of the cheapest way for a piece of type ``t`` from every square to the nearest of ``targets``
     (``(square, cost there)`` pairs): one a step, ``OUT_OF_ELEMENT_STEP`` a step onto a square out of the
-    type's element (walls and impassable terrain respected)."""
+    type's element (walls and impassable terrain respected; diagonal movers step diagonally)."""
     grid = variant.grid
     native = variant.types[t].element
+    neighbours = grid.diag if variant.types[t].movement.kind == DIAGONAL else grid.orth
     elements = variant.elements[t]
     passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
     step = [1 if native is None or elements[sq] in (None, native) else OUT_OF_ELEMENT_STEP
@@ -100,7 +103,7 @@ def _distances(variant, t: int, targets) -> list:
         d, sq = heapq.heappop(heap)
         if d > dist[sq]:
             continue
-        for n in grid.orth[sq]:
+        for n in neighbours[sq]:
             # walking backwards from the goal: the cost is paid for the square stepped from
             nd = d + step[sq]
             if passable[n] and nd < dist[n]:
