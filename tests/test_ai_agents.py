@@ -87,3 +87,35 @@ def test_choice_does_not_depend_on_hidden_enemy_types(agent_name, name):
     assert obs == twin_obs
     agent = quick(agent_name)
     assert agent.choose_move(obs, random.Random(5)) == agent.choose_move(twin_obs, random.Random(5))
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_no_peeking_after_quiet_play(name):
+    """The same holds later in a game: both twins play the same quiet moves; whenever the observing
+    player's Observations are equal (hidden pieces may legitimately act differently: a gun's zone, a
+    forfeit), the agent's choices are equal too."""
+    variant = load_variant(name)
+    rng = random.Random(3)
+    setups = {p: random_setup(variant, p, rng) for p in variant.players}
+    me, them = variant.players
+    state = GameState.from_position(variant, {sq: f"{p} {t}" for p, s in setups.items() for sq, t in s.items()}, me)
+    twin = permuted_twin(state, them, rng)
+    agent = quick("heuristic")
+    for _ply in range(12):
+        if state.player == me:
+            obs = observe(state, me)
+            if obs != observe(twin, me):
+                break
+            move = agent.choose_move(obs, random.Random(_ply))
+            assert move == agent.choose_move(observe(twin, me), random.Random(_ply))
+            if move.is_attack:
+                break
+        else:
+            common = set(twin.legal_moves())
+            quiet = sorted((m for m in state.legal_moves() if m in common and not m.is_attack and not m.is_action),
+                           key=str)
+            if not quiet:
+                break
+            move = rng.choice(quiet)
+        state.play(move)
+        twin.play(move)
