@@ -59,6 +59,13 @@ class Observation:
                 counts[piece.type] -= 1
         return {k: v for k, v in counts.items() if v > 0}
 
+    def beliefs(self, variant) -> dict:
+        """What each unrevealed enemy piece can still be, from this view alone: ``{handle: {type id:
+        probability}}`` (see :mod:`gibson_core.ai.beliefs`)."""
+        from .ai.beliefs import beliefs
+
+        return beliefs(self, variant)
+
     @property
     def my_turn(self) -> bool:
         """True when this player is to move and the game goes on."""
