@@ -14,9 +14,23 @@ from gibson_pygame.scenes.play import PlayScene  # noqa: E402
 from gibson_pygame.session import GameConfig, Session  # noqa: E402
 from gibson_pygame.testing import UIDriver  # noqa: E402
 
-from gibson_core import variant_names  # noqa: E402
+from gibson_core import load_variant, variant_names  # noqa: E402
+from gibson_core.check import build_case_state  # noqa: E402
+from gibson_core.moves import Move  # noqa: E402
 
 KINDS = ("illuminate", "fire", "handover")
+
+
+def declared_actions() -> list:
+    """(variant, action) pairs the variants' data declare: piece actions, and hand-overs where Flags exist."""
+    pairs = []
+    for name in variant_names():
+        variant = load_variant(name)
+        kinds = {a.get("kind") for t in variant.types for a in t.actions if isinstance(a, dict)}
+        if "flags" in variant.rules:
+            kinds.add("handover")
+        pairs += [(name, kind) for kind in KINDS if kind in kinds]
+    return pairs
 
 
 def session_offering(name: str, kind: str, plies: int = 400) -> tuple[Session, object] | None:
@@ -35,14 +49,9 @@ def session_offering(name: str, kind: str, plies: int = 400) -> tuple[Session, o
     return None
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name", variant_names())
-def test_actions_are_played_through_the_board(name, kind, tmp_path, monkeypatch):
-    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
-    found = session_offering(name, kind)
-    if found is None:
-        pytest.skip(f"{name} offers no {kind} in these random games")
-    session, move = found
+def play_action_through_the_board(session: Session, move) -> None:
+    """Click the action's piece, then its button or target square, and see it played."""
+    kind = move.kind
     driver = UIDriver()
     driver.open(PlayScene(driver.app, session, session.to_move))
     scene = driver.scene
@@ -57,6 +66,27 @@ def test_actions_are_played_through_the_board(name, kind, tmp_path, monkeypatch)
     assert session.ply == before + 1
     played = session.observation(session.players[0]).moves[-1]
     assert played.startswith(move.origin) and played[len(move.origin)] in "@*>"
+
+
+@pytest.mark.parametrize(("name", "kind"), [p for p in declared_actions() if p[1] != "handover"])
+def test_actions_are_played_through_the_board(name, kind, tmp_path, monkeypatch):
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    found = session_offering(name, kind)
+    assert found is not None, f"{name} declares {kind} but random games never offered it"
+    play_action_through_the_board(*found)
+
+
+@pytest.mark.parametrize(("name", "kind"), [p for p in declared_actions() if p[1] == "handover"])
+def test_a_flag_hand_over_is_played_through_the_board(name, kind, tmp_path, monkeypatch):
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    case = {"position": {"d6": "red LC", "d7": "red MS", "h1": "blue PV", "a12": "red PV"},
+            "flags": {"blue": "d6", "red": "f10"}, "to_move": "red"}
+    state = build_case_state(name, case)
+    move = Move.parse("d6>d7")
+    assert move in state.legal_moves()
+    session = Session(GameConfig(name, opponent="friend"), {}, state)
+    play_action_through_the_board(session, move)
+    assert dict(session.observation("blue").tokens)["flag:blue"][0] == "d7"
 
 
 def test_window_resize_refits_the_board():
