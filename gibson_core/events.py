@@ -43,7 +43,8 @@ class Revealed:
 
 @attrs.frozen
 class Removed:
-    """A piece left the board, and why in words."""
+    """A piece left the board, and why in words. ``hidden_reason`` is what the opponent reads when the piece's
+    type is not public (``reason`` may name the type)."""
 
     square: str
     owner: str
@@ -51,6 +52,7 @@ class Removed:
     handle: int
     reason: str
     public: bool = True
+    hidden_reason: str = "a hidden piece was removed"
 
 
 @attrs.frozen
@@ -91,7 +93,8 @@ class GameOver:
 
 
 def redact(event, viewer: str):
-    """The event as ``viewer`` may see it: hidden types of the other player's pieces become None."""
+    """The event as ``viewer`` may see it: hidden types of the other player's pieces become None, and the
+    reason for removing such a piece is the one that does not name it."""
     if isinstance(event, Removed) and not event.public and event.owner != viewer:
-        return attrs.evolve(event, type=None)
+        return attrs.evolve(event, type=None, reason=event.hidden_reason)
     return event

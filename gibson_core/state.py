@@ -420,7 +420,8 @@ class GameState:
             q = self.board[sq]
             if q and self.owner[q] == me and q != moved_pid:
                 name = self.variant.kind_of(sq).name
-                self.remove(q, f"{self.type_of(q).name} forfeit: it stayed on the {name}", events)
+                self.remove(q, f"{self.type_of(q).name} forfeit: it stayed on the {name}", events,
+                            hidden_reason=f"a piece forfeit: it stayed on the {name}")
         if self._has.get("gibson_after_move"):
             self._hooks.gibson_after_move(state=self, move=move, events=events)
         if self.result is None:
@@ -457,9 +458,11 @@ class GameState:
     # ------------------------------------------------------------------------------------------------
     # Effects used by the core and by rule plugins
     # ------------------------------------------------------------------------------------------------
-    def remove(self, pid: int, reason: str, events: list, public: bool | None = None, cause: str = "") -> None:
+    def remove(self, pid: int, reason: str, events: list, public: bool | None = None, cause: str = "",
+               hidden_reason: str = "a hidden piece was removed") -> None:
         """Take a piece off the board, recording why; a vital piece's loss decides the game at move end.
-        ``cause`` is a short word for rule plugins (``combat``, ``blast``, ``shot down``...)."""
+        ``cause`` is a short word for rule plugins (``combat``, ``blast``, ``shot down``...);
+        ``hidden_reason`` is what the opponent reads when the piece was never revealed (no type in it)."""
         sq = self.square[pid]
         if sq < 0:
             return
@@ -468,7 +471,8 @@ class GameState:
         self._touched.append(sq)
         t = self.variant.types[self.ptype[pid]]
         pub = self.revealed[pid] if public is None else public
-        events.append(ev.Removed(self.grid.names[sq], self.variant.players[self.owner[pid]], t.id, pid, reason, pub))
+        events.append(ev.Removed(self.grid.names[sq], self.variant.players[self.owner[pid]], t.id, pid, reason, pub,
+                                 hidden_reason))
         if self.ptype[pid] in self.variant.draw_when_none_left:
             self._removed_this_move = True
         if self.ptype[pid] in self.variant.lose_when_removed:

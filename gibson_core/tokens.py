@@ -106,7 +106,7 @@ class FlagRules:
         del state.tokens[AGROUND]
         if state.square[pid] == self.bases[1 - me]:
             state.remove(pid, f"{state.type_of(pid).name} runs aground: it did not leave the enemy Base", events,
-                         cause="aground")
+                         cause="aground", hidden_reason="a ship runs aground: it did not leave the enemy Base")
 
     def dropped(self, state, pid: int, square: int, cause: str, events: list) -> None:
         """A removed carrier's Flags lie where it stood (mined after a blast)."""

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from gibson_core import GameState, load_variant, variant_names
+from gibson_core import GameState, Move, load_variant, variant_names
 from gibson_core.bench import new_game, random_playout
 from gibson_core.observe import observe
 from gibson_core.record import GameRecord, parse_record
@@ -131,3 +131,36 @@ def test_a_player_record_holds_nothing_hidden(name, options):
         twin = _permuted_twin(state, viewer, random.Random(9))
         text = json.dumps(player_record(state, player), sort_keys=True)
         assert text == json.dumps(player_record(twin, player), sort_keys=True)
+
+
+def _hidden_swapped(variant, setups: dict, owner: str, rng: random.Random) -> dict:
+    """The same set-ups with ``owner``'s piece types shuffled among their squares."""
+    squares = list(setups[owner])
+    types = [setups[owner][sq] for sq in squares]
+    rng.shuffle(types)
+    return {**setups, owner: dict(zip(squares, types, strict=True))}
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_quiet_play_shows_nothing_of_the_opponents_hidden_pieces(name, options):
+    """Two games whose set-ups differ only in the opponent's hidden types, played with the same moves and no
+    attack: until something is revealed on the board, the player sees exactly the same in both (events,
+    removal reasons, tokens, legal moves included)."""
+    variant = load_variant(name, options)
+    for seed in range(4):
+        rng = random.Random(seed)
+        viewer, opponent = variant.players
+        setups = {p: random_setup(variant, p, rng) for p in variant.players}
+        a = GameState.from_setups(variant, setups, variant.players[seed % 2])
+        b = GameState.from_setups(variant, _hidden_swapped(variant, setups, opponent, rng), variant.players[seed % 2])
+        for _ in range(300):
+            common = sorted({str(m) for m in a.legal_moves() if not m.is_attack}
+                            & {str(m) for m in b.legal_moves() if not m.is_attack})
+            if not common or a.outcome() is not None or b.outcome() is not None:
+                break
+            move = Move.parse(rng.choice(common))
+            a.push(move)
+            b.push(move)
+            if any(e.__class__.__name__ == "Revealed" for s in (a, b) for e in s.history[-1][1]):
+                break
+            assert observe(a, viewer) == observe(b, viewer)
