@@ -292,6 +292,12 @@ class GameState:
             self._slider_reads[pid] = reads
         return out
 
+    def wins_on_arrival(self, pid: int, origin: int, dest: int) -> bool:
+        """True when piece ``pid`` moving from square ``origin`` to ``dest`` would win by arriving there (the
+        variant's ``win`` entries, path progress included). Squares are indices."""
+        entries = self.variant.win_arrive[self.owner[pid]].get(dest)
+        return bool(entries) and self._arrival_wins(pid, origin, dest, entries)
+
     def _arrival_wins(self, pid: int, o: int, d: int, entries) -> bool:
         t = self.ptype[pid]
         for types, path, _reason in entries:

@@ -26,7 +26,7 @@ from ..pieces import IMMOBILE
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
 from .values import CombatProbe, evaluate, goal_distances, piece_values, square_tables, win_types
-from .world import World, variant_of, wins_on_arrival
+from .world import World, variant_of
 
 DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
@@ -141,7 +141,7 @@ class MoveScorer:
         o, d = index[move.origin], index[move.dest]
         pid = state.board[o]
         t = state.ptype[pid]
-        if wins_on_arrival(state, pid, o, d):
+        if state.wins_on_arrival(pid, o, d):
             return 1e6
         table = self.squares[t]
         value = table[d] - table[o]

@@ -35,7 +35,7 @@ from ..observe import Observation
 from .base import Agent
 from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, evaluate
-from .world import variant_of, wins_on_arrival
+from .world import variant_of
 
 LEVELS = {"easy": (0.05, 100), "medium": (0.2, 400), "hard": (1.0, 2000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
@@ -73,7 +73,7 @@ class Playout:
                     best, best_gain = move, gain
                 continue
             o, d = index[move.origin], index[move.dest]
-            if d in wins and move.target is None and wins_on_arrival(state, board[o], o, d):
+            if d in wins and move.target is None and state.wins_on_arrival(board[o], o, d):
                 return move
             if move.target is None:
                 quiet.append(move)

@@ -22,13 +22,6 @@ def variant_of(observation: Observation):
     return load_variant(observation.variant, dict(observation.options) or None)
 
 
-def wins_on_arrival(state: GameState, pid: int, origin: int, dest: int) -> bool:
-    """True when piece ``pid`` moving from ``origin`` to ``dest`` wins by arriving (the engine's own rule,
-    path progress included)."""
-    entries = state.variant.win_arrive[state.owner[pid]].get(dest)
-    return bool(entries) and state._arrival_wins(pid, origin, dest, entries)
-
-
 def path_progress(observation: Observation, variant) -> dict:
     """``{handle: path id}`` for pieces currently following a winning path (entered at its mouth and only
     stepping along it since), replayed from the public Moved events."""
