@@ -19,3 +19,21 @@ def broken_copy(tmp_path: Path, source: Path, old: str, new: str) -> tuple[Path,
     path = tmp_path / "broken.yaml"
     path.write_text(text)
     return path, text
+
+
+def refused(tmp_path: Path, source: Path, old: str, new: str, options: dict | None = None):
+    """Load a broken copy of a variant file (see ``broken_copy``): the VariantError it must raise, and the text."""
+    import pytest
+
+    from gibson_core.errors import VariantError
+    from gibson_core.variant import load_variant_file
+
+    path, text = broken_copy(tmp_path, source, old, new)
+    with pytest.raises(VariantError) as err:
+        load_variant_file(path, options)
+    return err.value, text
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based number of the first line of ``text`` that contains ``needle``."""
+    return next(i for i, line in enumerate(text.splitlines(), start=1) if needle in line)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import broken_copy
+from conftest import line_of, refused
 
 from gibson_core import (
     GameState,
@@ -36,53 +36,41 @@ def _write(tmp_path, text: str) -> Path:
     return path
 
 
-def _refused(tmp_path, old: str, new: str) -> tuple[VariantError, str]:
-    """Load the Tri-Tactics file with ``old`` replaced by ``new``; the error it must raise, and the text."""
-    path, text = broken_copy(tmp_path, TRI, old, new)
-    with pytest.raises(VariantError) as err:
-        load_variant_file(path)
-    return err.value, text
-
-
-def _line_of(text: str, needle: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), start=1) if needle in line)
-
-
 def test_yaml_syntax_error_names_file_and_line(tmp_path):
-    error, _text = _refused(tmp_path, "  files: 12", "  files: [12")
+    error, _text = refused(tmp_path, TRI, "  files: 12", "  files: [12")
     assert "broken.yaml" in str(error) and error.line is not None
 
 
 def test_missing_key_names_the_key_path(tmp_path):
-    error, text = _refused(tmp_path, "  - {id: Bde, name: Brigade, number: 2, count: 4,", "  - {id: Bde, number: 2, count: 4,")
+    error, text = refused(tmp_path, TRI, "  - {id: Bde, name: Brigade, number: 2, count: 4,", "  - {id: Bde, number: 2, count: 4,")
     problem = error.problems[0]
     assert problem.path == "pieces[1]" and "missing key 'name'" in problem.message
-    assert problem.line == _line_of(text, "id: Bde")
+    assert problem.line == line_of(text, "id: Bde")
 
 
 def test_wrong_type_names_key_and_line(tmp_path):
-    error, text = _refused(tmp_path, "name: Division, number: 3, count: 3", "name: Division, number: 3, count: three")
+    error, text = refused(tmp_path, TRI, "name: Division, number: 3, count: 3", "name: Division, number: 3, count: three")
     problem = error.problems[0]
     assert problem.path == "pieces[2].count" and "expected int" in problem.message
-    assert problem.line == _line_of(text, "count: three")
+    assert problem.line == line_of(text, "count: three")
     assert f"broken.yaml:{problem.line}: pieces[2].count" in str(error)
 
 
 def test_unknown_piece_in_the_value_table(tmp_path):
-    error, text = _refused(tmp_path, "      HA:   [.,  HA,", "      Hx:   [.,  HA,")
+    error, text = refused(tmp_path, TRI, "      HA:   [.,  HA,", "      Hx:   [.,  HA,")
     messages = [str(p) for p in error.problems]
     assert any("combat.table.rows.Hx" in m and "unknown piece id 'Hx'" in m for m in messages)
     hx = next(p for p in error.problems if p.path == "combat.table.rows.Hx")
-    assert hx.line == _line_of(text, "Hx:")
+    assert hx.line == line_of(text, "Hx:")
 
 
 def test_counts_that_do_not_fit_the_setup_zone(tmp_path):
-    error, _text = _refused(tmp_path, "name: Battalion, number: 1, count: 5", "name: Battalion, number: 1, count: 9")
+    error, _text = refused(tmp_path, TRI, "name: Battalion, number: 1, count: 5", "name: Battalion, number: 1, count: 9")
     assert any("do not fit" in p.message and p.path == "pieces" for p in error.problems)
 
 
 def test_asymmetric_table_must_declare_itself(tmp_path):
-    error, text = _refused(tmp_path, "      AC:   [4,  4,  4,  X,  5,  .,  4,", "      AC:   [4,  4,  4,  X,  5,  4,  .,")
+    error, text = refused(tmp_path, TRI, "      AC:   [4,  4,  4,  X,  5,  .,  4,", "      AC:   [4,  4,  4,  X,  5,  4,  .,")
     assert any("asymmetric cell" in p.message and "AA" in p.message for p in error.problems)
     declared = text.replace("  table:\n", "  table:\n    asymmetric: true\n", 1)
     assert load_variant_file(_write(tmp_path, declared)).name == "tri-tactics"
