@@ -14,7 +14,6 @@ from collections import Counter
 import attrs
 
 from .events import Removed, redact
-from .moves import Move
 from .pieces import Piece
 
 
@@ -102,11 +101,6 @@ def observe(state, player: str) -> Observation:
 def public_tokens(state) -> dict:
     """Tokens as both players see them (every token is public: Flags are visible to both)."""
     return {k: v for k, v in state.tokens.items() if not str(k).startswith("_")}
-
-
-def parse_moves(moves) -> list[Move]:
-    """Moves from notation strings (or Move objects)."""
-    return [m if isinstance(m, Move) else Move.parse(m) for m in moves]
 
 
 def _player_log(state, player: str) -> list:
