@@ -231,7 +231,8 @@ class GameState:
         return out
 
     def _moves_of(self, pid: int, o: int, me: int) -> list[Move]:
-        """The moves of one piece standing on ``o`` (no hook: variant rules filter the whole list later)."""
+        """The moves of one piece on ``o`` that ``_generate`` does not do inline: a slider, a zone-limited
+        piece or a compulsory attacker (no hook: variant rules filter the whole list later)."""
         board, owner = self.board, self.owner
         t = self.ptype[pid]
         slides, table, can_attack, long_attack_only = self.tables.by_type[t]
@@ -243,18 +244,6 @@ class GameState:
         allowed = self.tables.confined[me][t]
         wins = self.variant.win_arrive[me] if t in self.tables.win_types[me] else {}
         compulsory = self.variant.compulsory_attack
-        if not (slides or compulsory or allowed is not None):
-            for d, plain, attacks in table[o]:
-                if board[d]:
-                    continue
-                append(plain)
-                if d in wins and self._arrival_wins(pid, o, d, wins[d]):
-                    continue
-                if can_attack:
-                    for a, mv in attacks:
-                        if owner[board[a]] == them:
-                            append(mv)
-            return out
         reads = 0  # squares a slider's moves depend on, as a bit mask (see _forget_moves_near)
         around = self.tables.around_mask
         if slides and not compulsory and allowed is None and not wins:
