@@ -2,6 +2,7 @@
 tutorial's files (docs/tutorial/) validate, pass their vectors and play."""
 
 import importlib
+import inspect
 import re
 import sys
 from pathlib import Path
@@ -38,11 +39,19 @@ def undocumented(keys, text: str) -> list[str]:
 
 # -- reference ---------------------------------------------------------------------------------------
 
-def test_every_hook_is_documented():
+def test_every_hook_is_documented_with_all_its_arguments():
     hooks = [name for name in dir(hookspecs) if name.startswith("gibson_")]
     assert len(hooks) >= 10
     table = section(REFERENCE, "Hooks")
-    assert [h for h in hooks if f"`{h}(" not in table] == []
+    signatures = [f"`{h}({', '.join(inspect.signature(getattr(hookspecs, h)).parameters)})`" for h in hooks]
+    assert [s for s in signatures if s not in table] == []
+
+
+def test_every_hook_has_a_return_shape():
+    from gibson_core.hookrelay import SHAPES
+    from gibson_core.movegen import RULE_HOOKS
+
+    assert sorted(SHAPES) == sorted(RULE_HOOKS)
 
 
 def test_every_top_level_key_is_documented():
