@@ -14,9 +14,15 @@ SKIRMISH = DATA_VARIANTS / "gibson_skirmish" / "skirmish.yaml"
 
 
 @pytest.fixture(scope="module")
-def skirmish():
+def outside():
+    """Skirmish and the tutorial's Forty, registered like installed variants for this module."""
     with outside_variants():
-        yield load_variant("skirmish")
+        yield
+
+
+@pytest.fixture(scope="module")
+def skirmish(outside):
+    return load_variant("skirmish")
 
 
 def test_skirmish_vectors_pass(skirmish):
@@ -85,3 +91,36 @@ def test_the_two_square_rule_reads_only_the_movers_own_moves(skirmish):
 def test_bad_attack_and_repetition_settings_are_refused(tmp_path, old, new, message):
     error, _text = refused(tmp_path, SKIRMISH, old, new)
     assert any(message in p.message for p in error.problems), error
+
+
+@pytest.fixture(scope="module")
+def forty(outside):
+    return load_variant("forty", {"ply-limit": 160})
+
+
+def test_agents_play_attacks_onto_squares(forty):
+    """The heuristic agent scores ``e4xe5`` moves (fought from e4, won on e5) against the random one; its
+    guessed worlds stay intact (a fight probe once wiped the defender off the agent's board)."""
+    from gibson_core.ai import make_agent
+    from gibson_core.match import play_match
+
+    _record, state = play_match(forty, [make_agent("heuristic"), make_agent("random")], seed=5)
+    assert state.outcome() is not None
+    assert any(m.is_onto for m, _events in state.history)
+
+
+def test_beliefs_follow_a_run_in_line(forty):
+    """A hidden piece that ran four squares can only be a Scout; one that attacked onto a square and won is
+    revealed; the run and the capture are public, the types behind them are not."""
+    from gibson_core.ai import beliefs
+    from gibson_core.observe import observe
+
+    state = GameState.from_position(forty, {"b2": "red Sc", "e4": "red Ca", "e5": "blue Lt", "j9": "blue Sg",
+                                            "a1": "red F", "j10": "blue F"}, "red")
+    state.play("b2-b6")
+    state.play("j9-j8")
+    state.play("e4xe5")
+    view = observe(state, "blue")
+    scout = next(p.handle for p in view.pieces if p.square == "b6")
+    assert beliefs(view, forty)[scout] == {"Sc": 1.0}
+    assert next(p for p in view.pieces if p.square == "e5").type == "Ca"
