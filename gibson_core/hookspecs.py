@@ -75,7 +75,7 @@ def gibson_resolve_combat(state, attacker, defender):
 @hookspec(firstresult=True)
 def gibson_game_result(state):
     """After a move: return ``(winner, reason)`` when a variant rule ends the game, else None.
-    ``winner`` is a player name or ``"draw"``."""
+    ``winner`` is a player name, or None for a draw."""
 
 
 @hookspec(firstresult=True)

@@ -134,7 +134,7 @@ class FlagRules:
         names = self.players
         if carrier == 0 and where == self.base_names[opponent]:
             return names[opponent], f"{names[player]} has no legal move while {names[opponent]}'s Flag lies on its Base"
-        return "draw", f"{names[player]} has no legal move and {names[opponent]}'s Flag is not on its Base"
+        return None, f"{names[player]} has no legal move and {names[opponent]}'s Flag is not on its Base"
 
     # -- hand-over --------------------------------------------------------------------------------------
     def handovers(self, state, me: int) -> list[Move]:

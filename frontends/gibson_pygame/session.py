@@ -12,9 +12,8 @@ import random
 import attrs
 
 from gibson_core import GameState, load_variant
-from gibson_core.events import Removed
+from gibson_core.events import REVEAL_ALL
 from gibson_core.observe import Observation, observe
-from gibson_core.pieces import Piece
 from gibson_core.record import GameRecord, load_record
 
 from .ai_worker import AIWorker, ProcessAIWorker, make_opponent
@@ -101,13 +100,7 @@ class Session:
 
     def full_view(self) -> Observation:
         """Everything revealed (game over, or a spectator's screenshot): an Observation with every type."""
-        state = self._state
-        base = observe(state, self.players[0])
-        pieces = tuple(sorted((state.piece_at(square) for square in state.position()), key=lambda p: p.handle))
-        removed = tuple(Piece(e.handle, e.owner, e.square, e.type, e.public, True)
-                        for _m, events in state.history for e in events if isinstance(e, Removed))
-        return attrs.evolve(base, player="all", pieces=pieces, removed=removed, legal_moves=(),
-                            events=tuple(events for _m, events in state.history), result=self.result())
+        return attrs.evolve(observe(self._state, REVEAL_ALL), result=self.result())
 
     def is_human(self, player: str) -> bool:
         """True for a player sitting at this screen."""
