@@ -3,8 +3,8 @@
 import random
 
 import pytest
-
 from conftest import refused
+
 from gibson_core import GameState, load_variant
 from gibson_core.errors import IllegalMoveError, NotationError, NotYourTurnError, UnknownPlayerError
 from gibson_core.events import REVEAL_ALL
