@@ -89,3 +89,38 @@ def test_full_reveal_is_not_a_string():
     assert all(p.type is not None for p in full.pieces) and full.legal_moves == ()
     assert "?" not in render_text(state, REVEAL_ALL).split("\n    ")[0]
     assert "?" in render_text(state, "blue")
+
+
+def _reachable(root, limit: int = 200_000) -> list:
+    """Every object reachable from ``root`` through containers and instance attributes (bounded walk)."""
+    import gc
+    import types
+
+    seen, out, todo = set(), [], [root]
+    while todo and len(out) < limit:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, types.ModuleType | type | types.FunctionType):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        todo.extend(gc.get_referents(obj))
+    return out
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_nothing_reachable_from_a_variant_holds_game_state(name):
+    """Variants are shared through the loader's cache: after games are played (actions, effects, Flags
+    included), no game, and none of a game's lists (piece types above all), hangs off the variant."""
+    shared = {id(obj) for obj in _reachable(load_variant(name))}
+    state = _game(name, seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        if state.outcome() is not None:
+            break
+        state.push(state.random_move(rng))
+        state.legal_moves()
+    game_parts = {id(v) for v in vars(state).values() if id(v) not in shared} | {id(state)}
+    for obj in _reachable(state.variant):
+        assert not isinstance(obj, GameState)
+        assert id(obj) not in game_parts or isinstance(obj, int | str | bool | type(None) | tuple), (
+            f"{name}: the variant reaches a {type(obj).__name__} of a live game")
