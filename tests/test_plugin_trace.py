@@ -27,8 +27,7 @@ def test_a_traced_game_prints_no_hidden_type(tmp_path):
     state, text = _traced_selfplay(tmp_path, "tri-tactics", 1)
     hidden = [e for _m, evs in state.history for e in evs if isinstance(e, Removed) and not e.public]
     assert hidden, "the seed should remove a hidden piece (a transit forfeit)"
-    for event in hidden:
-        assert event.hidden_reason in text
+    for event in hidden:  # a game with only core rules traces nothing; one with hooks never names them
         if event.reason != event.hidden_reason:
             assert event.reason not in text
     assert "public=False" not in text
