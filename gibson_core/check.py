@@ -1,4 +1,4 @@
-"""The conformance-vector runner behind ``gibson check`` (format: shared/vectors/FORMAT.md)."""
+"""The conformance-vector runner behind ``gibson check`` (format: docs/vectors.md)."""
 
 from __future__ import annotations
 
