@@ -412,6 +412,8 @@ class GameState:
             self._finish(self.variant.players[me], reason.format(piece=self.type_of(pid).name), events)
             return
         self._update_track(pid, o, d)
+        if self._has.get("gibson_arrival_wins") and self._hooks.gibson_arrival_wins(state=self, pid=pid, square=d):
+            return  # the end of the move confirms the win: no blast, no attack comes first
         if self._has.get("gibson_on_arrival"):
             self._hooks.gibson_on_arrival(state=self, pid=pid, square=d, events=events)
         if move.target is not None and self.square[pid] == d and self.result is None:
