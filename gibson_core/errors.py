@@ -2,6 +2,20 @@
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 60
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``):
+    no message echoes unbounded input."""
+    if not isinstance(text, str):
+        if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
+            return f"<a {text.bit_length():,}-bit number>"
+        text = str(text) if isinstance(text, int | float | bool) or text is None else f"<{type(text).__name__}>"
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
 
 class GibsonError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -41,6 +55,10 @@ class UnknownPlayerError(GibsonError, ValueError):
 
 class SetupError(GibsonError, ValueError):
     """A set-up that does not fit the variant (counts, zone, unknown pieces)."""
+
+
+class OptionError(GibsonError, ValueError):
+    """A variant option that the variant does not declare, or a value of the wrong kind or out of range."""
 
 
 class RecordError(GibsonError, ValueError):

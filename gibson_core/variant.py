@@ -17,6 +17,7 @@ import attrs
 from . import combat
 from .errors import NotationError, Problem, UnknownPlayerError, VariantError
 from .grid import Grid
+from .options import check_option_values
 from .pieces import ATTACK_PATTERNS, MOVE_KINDS, Movement, PieceType
 from .terrain import TerrainKind
 from .yamlfile import YamlDoc, format_path, read_yaml
@@ -204,12 +205,7 @@ def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]
         if "default" not in spec:
             chk.add(("options", name), "missing key 'default'")
         values[name] = spec.get("default")
-    for name, value in chosen.items():
-        if name not in specs:
-            known = ", ".join(specs) or "none"
-            raise VariantError(Problem(chk.doc.file, f"options.{name}", None,
-                                       f"unknown option {name!r} for {data.get('name')} (options: {known})"))
-        values[name] = value
+    values.update(check_option_values(specs, chosen, str(data.get("name"))[:60]))
     merged = data
     for name, value in values.items():
         over = specs[name].get("overrides") if isinstance(specs[name], dict) else None

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import attrs
 
-from ..cli import _options
 from ..match import play_match
+from ..options import check_options, decode_text, parse_option_args
 from ..plugins import load_variant
 from . import make_agent
 
@@ -52,7 +52,7 @@ class GameResult:
 def agent_from_spec(spec: str):
     """``search:level=hard`` or ``search-hard`` or ``heuristic`` -> an agent."""
     name, _, rest = spec.partition(":")
-    kwargs = _options(rest.split(";")) if rest else {}
+    kwargs = {k: decode_text(v) for k, v in parse_option_args(rest.split(";")).items()} if rest else {}
     return make_agent(name, **kwargs)
 
 
@@ -189,7 +189,7 @@ def cmd_arena(args) -> int:
         raise SystemExit("gibson arena: --agents takes two agent names, comma-separated")
     for spec in names:
         agent_from_spec(spec)  # fail early on an unknown name
-    options = _options(args.option)
+    options = check_options(args.variant, parse_option_args(args.option))
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
         options["ply-limit"] = args.max_plies
