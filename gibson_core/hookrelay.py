@@ -14,13 +14,13 @@ always accepted).
 
 from __future__ import annotations
 
-import os
 import weakref
 
 from .combat import Outcome
 from .errors import PluginError
 from .movegen import RULE_HOOKS
 from .moves import Move
+from .plugintrace import tracing_enabled
 
 
 def _moves(answer) -> bool:
@@ -28,7 +28,7 @@ def _moves(answer) -> bool:
 
 
 def _ending(answer) -> bool:
-    return (isinstance(answer, tuple | list) and len(answer) == 2 and isinstance(answer[0], str)
+    return (isinstance(answer, tuple | list) and len(answer) == 2 and isinstance(answer[0], str | None)
             and isinstance(answer[1], str))
 
 
@@ -37,13 +37,14 @@ SHAPES = {
     "gibson_init_state": ("nothing", lambda a: False),
     "gibson_extra_moves": ("a list of Move", _moves),
     "gibson_filter_moves": ("a list of Move", _moves),
+    "gibson_arrival_wins": ("True", lambda a: a is True or a is False),
     "gibson_on_arrival": ("nothing", lambda a: False),
     "gibson_apply_action": ("True", lambda a: a is True or a is False),
     "gibson_after_move": ("nothing", lambda a: False),
     "gibson_on_removed": ("nothing", lambda a: False),
     "gibson_resolve_combat": ("an Outcome", lambda a: isinstance(a, Outcome)),
-    "gibson_game_result": ("a (winner, reason) pair of strings", _ending),
-    "gibson_no_legal_moves": ("a (winner, reason) pair of strings", _ending),
+    "gibson_game_result": ("a (winner, reason) pair: a player name or None for a draw, and a text", _ending),
+    "gibson_no_legal_moves": ("a (winner, reason) pair: a player name or None for a draw, and a text", _ending),
     "gibson_vector_setup": ("True", lambda a: a is True or a is False),
     "gibson_vector_expect": ("the value, shaped as the vector writes it", lambda a: True),
 }
@@ -68,7 +69,7 @@ class HookRelay:
 
     def __init__(self, pm):
         self._pm = pm
-        tracing = bool(os.environ.get("GIBSON_TRACE_PLUGINS"))
+        tracing = tracing_enabled()
         for name in RULE_HOOKS:
             caller = getattr(pm.hook, name, None)
             if caller is None:

@@ -51,6 +51,13 @@ def gibson_filter_moves(state, player, moves):
     is not None replaces it (a second filtering plugin is not asked)."""
 
 
+@hookspec(firstresult=True)
+def gibson_arrival_wins(state, pid, square):
+    """Piece ``pid`` has just moved to ``square``: return True when this arrival wins the game by a variant
+    rule that the end of the move will confirm (Dover Patrol's Flags). The game then ends before any automatic
+    effect or attack: a winning move ends the game first. Return None otherwise."""
+
+
 @hookspec
 def gibson_on_arrival(state, pid, square, events):
     """Automatic effects when piece ``pid`` ends its move on ``square`` (an index), before any attack (blasts,
@@ -82,7 +89,7 @@ def gibson_resolve_combat(state, attacker, defender):
 @hookspec(firstresult=True)
 def gibson_game_result(state):
     """After a move: return ``(winner, reason)`` when a variant rule ends the game, else None.
-    ``winner`` is a player name or ``"draw"``."""
+    ``winner`` is a player name, or None for a draw."""
 
 
 @hookspec(firstresult=True)

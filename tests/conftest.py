@@ -1,4 +1,4 @@
-"""Shared test set-up: headless SDL, and where the shared conformance vectors live."""
+"""Shared test set-up: headless SDL, and where the conformance vectors live."""
 
 import importlib
 import os
@@ -10,12 +10,15 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 OWN_VECTORS = ROOT / "tests" / "vectors"
 TUTORIAL = ROOT / "docs" / "tutorial"
 DATA_VARIANTS = ROOT / "tests" / "data_variants"
 # outside variant packages the generic per-variant tests also run on: (folder, package, variant names)
 OUTSIDE_PACKAGES = ((TUTORIAL, "gibson_forty", ("forty",)), (DATA_VARIANTS, "gibson_skirmish", ("skirmish",)))
+#: The public conformance set, copied into the repository so that a bare clone tests itself.
+CONFORMANCE_VECTORS = OWN_VECTORS / "conformance"
+#: Where the steering repository's originals lie when it is checked out beside this one (as in CI).
+SHARED = ROOT.parent / "shared"
 
 
 @contextmanager
