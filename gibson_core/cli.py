@@ -63,7 +63,7 @@ def cmd_selfplay(args) -> int:
     variant = _variant(args)
     record, state = play_match(variant, [make_agent(n) for n in args.agents.split(",")], seed=args.seed)
     result = state.outcome()
-    print(f"{variant.name} seed {args.seed}: {result.winner} ({result.reason}) after {state.ply} plies")
+    print(f"{variant.name} seed {args.seed}: {result.describe()} after {state.ply} plies")
     if args.record:
         record.save(args.record)
         print(f"record saved to {args.record}")
@@ -71,6 +71,7 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_replay(args) -> int:
+    from .observe import viewer_from_text
     from .record import load_record
     from .textboard import render_text
 
@@ -79,9 +80,9 @@ def cmd_replay(args) -> int:
     for ply, (move, events) in enumerate(state.history, start=1):
         if args.verbose:
             print(f"{ply:>4}. {move}  " + "; ".join(type(e).__name__ for e in events))
-    print(render_text(state, args.as_player))
+    print(render_text(state, viewer_from_text(state.variant, args.as_player)))
     result = state.outcome()
-    print(f"{state.ply} plies; " + (f"result: {result.winner} ({result.reason})" if result else "game goes on"))
+    print(f"{state.ply} plies; " + (f"result: {result.describe()}" if result else "game goes on"))
     return 0
 
 

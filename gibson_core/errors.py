@@ -38,6 +38,21 @@ class IllegalMoveError(GibsonError, ValueError):
         super().__init__(text)
 
 
+class NotYourTurnError(IllegalMoveError):
+    """A move submitted by the player who is not to move. Says whose turn it is and nothing more: no
+    explanation is computed for it, so it cannot reveal anything about the pieces it names."""
+
+    def __init__(self, move: str, player_to_move: str):
+        self.move = move
+        self.reason = f"it is {player_to_move}'s turn"
+        self.position = ""
+        ValueError.__init__(self, self.reason)
+
+
+class UnknownPlayerError(GibsonError, ValueError):
+    """A name that is not one of the variant's two players."""
+
+
 class SetupError(GibsonError, ValueError):
     """A set-up that does not fit the variant (counts, zone, unknown pieces)."""
 

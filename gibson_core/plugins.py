@@ -1,14 +1,12 @@
 """Plugin discovery. Built-in variants are found exactly like third-party ones: through the
 ``gibson.variants`` entry point group. Each game then gets its own small plugin manager.
 
-Set ``GIBSON_TRACE_PLUGINS=1`` to print every hook call to stderr.
+Set ``GIBSON_TRACE_PLUGINS=1`` to print every hook call to stderr, redacted (:mod:`.plugintrace`).
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from importlib.metadata import entry_points
 
 import attrs
@@ -17,6 +15,7 @@ import pluggy
 from . import hookspecs
 from .errors import PluginError, Problem, VariantError, quote
 from .options import check_option_values, did_you_mean
+from .plugintrace import enable_trace, tracing_enabled
 from .variant import Variant, VariantSpec, load_variant_file
 
 ENTRY_POINT_GROUP = "gibson.variants"
@@ -27,9 +26,8 @@ _LOAD_ERRORS: list[PluginError] = []
 
 
 def _trace(pm: pluggy.PluginManager) -> None:
-    if os.environ.get("GIBSON_TRACE_PLUGINS"):
-        pm.trace.root.setwriter(lambda text: sys.stderr.write(text))
-        pm.enable_tracing()
+    if tracing_enabled():
+        enable_trace(pm)
 
 
 def plugin_manager() -> pluggy.PluginManager:

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from . import combat
-from .errors import NotationError, Problem, VariantError
+from .errors import NotationError, Problem, UnknownPlayerError, VariantError
 from .grid import Grid
 from .options import check_option_values
 from .pieces import ATTACK_PATTERNS, MOVE_KINDS, Movement, PieceType
@@ -25,6 +25,11 @@ from .yamlfile import YamlDoc, format_path, read_yaml
 
 # Every key the loader accepts, with its type, is declared in ``variant_schema`` (docs/reference.md documents
 # each one; tests/test_docs.py checks it). A new key must be added there, or the loader reports it as unknown.
+#: A player's name: it appears on command lines (``--as red``), in records and in messages.
+PLAYER_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
+#: Words that mean something other than a player wherever a player is named (``--as all``, a drawn result).
+RESERVED_NAMES = frozenset({"all", "draw", "none", "nobody", "both", "spectator"})
+
 TOP_LEVEL_KEYS = record_keys(VARIANT)
 PIECE_KEYS = record_keys(PIECE)
 OPTION_KEYS = set(record_keys(OPTION))
@@ -129,11 +134,13 @@ class Variant:
             raise KeyError(f"{self.name} has no piece type {type_id!r}") from None
 
     def player_index(self, player: str) -> int:
-        """0 or 1 for a player name; ValueError for anything else."""
+        """0 or 1 for a player name; :class:`UnknownPlayerError` (a ValueError) for anything else."""
         try:
             return self.players.index(player)
         except ValueError:
-            raise ValueError(f"{player!r} is not a player of {self.name} (players: {', '.join(self.players)})") from None
+            shown = repr(player)[:40]
+            raise UnknownPlayerError(f"{shown} is not a player of {self.name} "
+                                     f"(players: {', '.join(self.players)})") from None
 
     def kind_of(self, sq: int) -> TerrainKind:
         """The terrain kind of a square."""
@@ -208,8 +215,14 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     description = data.get("description", "")
     players = chk.need(data, "players", (), list, "the two player names") or ["blue", "red"]
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
-        chk.add(("players",), f"expected two player names, got {players!r}")
+        chk.add(("players",), f"expected two player names, got {players!r}"[:200])
         players = ["blue", "red"]
+    for i, p in enumerate(players):
+        if not PLAYER_NAME.fullmatch(p) or p in RESERVED_NAMES:
+            chk.add(("players", i), f"player name {p[:40]!r} is not allowed: a player name is lower case letters, "
+                    f"digits and '-', starts with a letter, and is none of {', '.join(sorted(RESERVED_NAMES))}")
+    if players[0] == players[1]:
+        chk.add(("players",), "the two players need different names")
     players = tuple(players)
 
     grid, cell_kind, kinds = _compile_board(chk, data)
