@@ -73,7 +73,7 @@ def play_job(job: GameJob) -> GameResult:
         if job.record_dir:
             record.save(Path(job.record_dir) / f"game-{job.index:05d}.json")
         result = state.outcome()
-        score = 0.5 if result is None or result.winner == "draw" else 1.0 if result.winner == mine else 0.0
+        score = 0.5 if result is None or result.winner in (None, "draw") else 1.0 if result.winner == mine else 0.0
         reason = result.reason if result else f"stopped after {state.ply} plies"
         return GameResult(job.index, score, state.ply, reason)
     except MatchError as exc:  # a crash or an illegal move is reported and not counted as a result
