@@ -30,6 +30,8 @@ from ..movegen import MoveTables
 from ..moves import MOVE
 from ..observe import Observation
 from ..pieces import IMMOBILE
+from ..seeding import derive
+from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
 from .danger import DangerMap
@@ -240,6 +242,15 @@ class HeuristicAgent(Agent):
             raise ValueError(f"{observation.player} has no legal move to choose from")
         scorer = MoveScorer(observation, variant_of(observation), rng)
         return max(observation.legal_moves, key=scorer.score)
+
+    def analyse(self, observation: Observation, budget: float | None = None, top: int = 5) -> Analysis:
+        """The best ``top`` moves by :class:`MoveScorer` with their scores and the beliefs used
+        (deterministic for an Observation; ``budget`` is ignored: the heuristic does not search)."""
+        rng = derive(observation.ply, "analyse", observation.player, len(observation.moves))
+        scorer = MoveScorer(observation, variant_of(observation), rng)
+        ranked = sorted((ScoredMove(m, scorer.score(m)) for m in observation.legal_moves),
+                        key=lambda s: s.score, reverse=True)
+        return Analysis(tuple(ranked[:top]), scorer.marginals)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         return planned_setup(variant, player, rng)
