@@ -4,14 +4,15 @@ Each iteration draws a determinization: a full position consistent with the agen
 the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation. It then
 walks one tree shared by all determinizations, whose nodes are keyed by the moves played from the root:
 
-- at our root, the candidates are the heuristic's best ``width`` moves, chosen by UCB1 with the
-  heuristic's score as a fading prior;
+- at our root, the candidates are the heuristic's best ``width`` moves, chosen by UCB1; each starts with
+  its heuristic score counted as ``PRIOR_VISITS`` visits, and a fading bonus for the heuristic's order;
 - below, each side's moves legal in *this* determinization compete by UCB1 over their availability
   (a move is only counted as available in the determinizations where it is legal), with progressive
   widening: a node visited ``n`` times may have about ``2 * sqrt(n)`` children, and each new child is the
   playout policy's choice (the opponent's replies are in the tree, best-looking first);
 - after the tree, a playout of ``depth`` plies by the greedy policy (:class:`Playout`: a win by arriving,
-  the best winning fight or shot, otherwise a random move that does not throw a piece away);
+  the best winning fight or shot, else a Flag carrier's step home, else often the quiet move that most
+  improves its piece's square, otherwise a random move that does not throw a piece away);
 - the end is scored by :func:`values.evaluate` against the start of the same determinization (so its
   noise cancels), clamped to ``±CLAMP``, and backed up to every node on the path from the side of the
   player who made that node's move.
@@ -47,12 +48,13 @@ from ..seeding import derive
 from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .heuristic import HeuristicAgent, MoveScorer
-from .values import CombatProbe, evaluate, piece_values
+from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
 LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
+PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
 
@@ -67,6 +69,8 @@ class Playout:
         self.probe = CombatProbe(variant)
         self.index = variant.grid.index
         self.values = piece_values(variant)
+        self.tables = square_tables(variant)
+        self.flags = variant.rules.get("flags")
 
     def choose(self, state, moves=None):
         """A move for the side to move (from ``moves`` if given), or None when it has none."""
@@ -76,7 +80,10 @@ class Playout:
         rng, index, board, ptype = self.rng, self.index, state.board, state.ptype
         wins = self.variant.win_arrive[state.to_move]
         best, best_gain = None, 0.0
+        best_quiet, best_quiet_gain = None, 0.0
         quiet = []
+        carriers = self._carriers(state)
+        carry, carry_gain = None, 0.0
         for move in moves:
             if move.kind != MOVE:
                 # firing is worth its target; other actions (illuminate, hand-over) are left to the tree
@@ -89,6 +96,15 @@ class Playout:
             if d in wins and move.target is None and state.wins_on_arrival(board[o], o, d):
                 return move
             if move.target is None:
+                pid = board[o]
+                t, p = ptype[pid], state.owner[pid]
+                gain = self.tables[p][t][d] - self.tables[p][t][o]
+                if carriers and pid in carriers:
+                    home = self._homeward(state, pid, o, d)
+                    if home > carry_gain:
+                        carry, carry_gain = move, home
+                if gain > best_quiet_gain:
+                    best_quiet, best_quiet_gain = move, gain
                 quiet.append(move)
                 continue
             a, t = board[o], board[index[move.target]]
@@ -99,7 +115,28 @@ class Playout:
                 quiet.append(move)
         if best is not None and rng.random() < self.greed:
             return best
+        if carry is not None and rng.random() < self.greed:
+            return carry
+        if best_quiet is not None and rng.random() < self.greed / 2:
+            return best_quiet
         return rng.choice(quiet) if quiet else rng.choice(moves)
+
+    def _carriers(self, state) -> dict:
+        """``{piece: its owner's Base square}`` for pieces carrying a Flag (empty without Flags)."""
+        if self.flags is None:
+            return {}
+        out = {}
+        for key in self.flags.keys:
+            carrier = state.tokens[key][1]
+            if carrier:
+                out[carrier] = self.flags.bases[state.owner[carrier]]
+        return out
+
+    def _homeward(self, state, pid: int, o: int, d: int) -> float:
+        """A Flag carrier's steps saved on the way to its Base."""
+        home = self.flags.bases[state.owner[pid]]
+        dist = distance_to(self.variant, state.ptype[pid], home)
+        return 2.0 * (dist[o] - dist[d])
 
 
 class Node:
@@ -195,6 +232,7 @@ class SearchAgent(Agent):
         priors = dict(zip((str(m) for m in candidates), _normalise([s for s, _i in scored[: self.width]]),
                           strict=True))
         by_key = {str(m): m for m in candidates}
+        heuristic = {str(legal[i]): sc for sc, i in scored[: self.width]}
         root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
@@ -203,7 +241,11 @@ class SearchAgent(Agent):
             state = world.build(beliefs.sample(rng))
             base = evaluate(state, me)  # scoring against the same sample's start removes its noise
             key = self._select_root(root, candidates, priors, done)
-            path = [(root.children.setdefault(key, Node()), me)]
+            child = root.children.get(key)
+            if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
+                child = root.children[key] = Node()
+                child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, heuristic[key]))
+            path = [(child, me)]
             state.push(by_key[key])
             self._descend(state, path[0][0], path, playout)
             for _ in range(self.depth):
@@ -238,7 +280,7 @@ class SearchAgent(Agent):
         for move in candidates:
             key = str(move)
             node = children.get(key)
-            if node is None or node.visits == 0:
+            if node is None:
                 return key
             value = (node.mean() + EXPLORE * math.sqrt(log_n / node.visits)
                      + PRIOR * priors[key] / (node.visits + 1))
