@@ -32,22 +32,19 @@ from .pieces import (
     PieceType,
 )
 from .terrain import TerrainKind
+from .variant_schema import OPTION, PIECE, VARIANT, record_keys
 from .yamlfile import YamlDoc, format_path, read_yaml
 
-OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
-# Every key the loader accepts at the top of a variant file and in a piece entry (docs/reference.md documents
-# each one; tests/test_docs.py checks it). A new key must be added here, or the loader reports it as unknown.
+# Every key the loader accepts, with its type, is declared in ``variant_schema`` (docs/reference.md documents
+# each one; tests/test_docs.py checks it). A new key must be added there, or the loader reports it as unknown.
 #: A player's name: it appears on command lines (``--as red``), in records and in messages.
 PLAYER_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
 #: Words that mean something other than a player wherever a player is named (``--as all``, a drawn result).
 RESERVED_NAMES = frozenset({"all", "draw", "none", "nobody", "both", "spectator"})
 
-TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays",
-                  "services", "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed",
-                  "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename",
-                  "flags", "counts", "attack_mode")
-PIECE_KEYS = ("id", "name", "count", "service", "element", "tags", "value", "number", "move", "attack",
-              "attack_mode", "slide_attack", "confined_to", "effects", "actions", "color", "description")
+TOP_LEVEL_KEYS = record_keys(VARIANT)
+PIECE_KEYS = record_keys(PIECE)
+OPTION_KEYS = set(record_keys(OPTION))
 
 
 @attrs.frozen
@@ -229,7 +226,6 @@ def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec
     data = doc.data
     if not isinstance(data, dict):
         raise VariantError(doc.problem((), "a variant file is a mapping of keys (name, board, pieces, ...)"))
-    chk.unknown_keys(data, (), TOP_LEVEL_KEYS, "top-level key")
     data, values = _apply_options(chk, data, options or {})
     variant = _compile(chk, data, values)
     if chk.problems:
@@ -249,7 +245,6 @@ def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]
         if not isinstance(spec, dict):
             chk.add(("options", name), "expected a mapping with description and default")
             continue
-        chk.unknown_keys(spec, ("options", name), OPTION_KEYS, "option key")
         if "default" not in spec:
             chk.add(("options", name), "missing key 'default'")
         values[name] = spec.get("default")
@@ -328,11 +323,11 @@ def _whole_option(chk: _Checker, values: dict, name: str) -> int:
 OVERLAY_TYPES = {"river": ("path", "squares"), "zone": ("zone",), "line": ("between",), "walls": (),
                  "flags": ("colors",)}
 OVERLAY_COMMON = ("type", "color", "width", "label")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, players: tuple) -> None:
-    """Overlays are drawing hints, but a misspelt one would silently draw nothing: check their shape."""
+    """Overlays are drawing hints, but a misspelt one would silently draw nothing: beyond the types the schema
+    checks, each type's own keys and the zone, path or ranks it names."""
     overlays = data.get("overlays")
     if overlays is None:
         return
@@ -346,11 +341,6 @@ def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, p
             continue
         kind = item["type"]
         chk.unknown_keys(item, path, OVERLAY_COMMON + OVERLAY_TYPES[kind], f"key of a {kind} overlay")
-        if "color" in item and not (isinstance(item["color"], str) and _COLOUR.match(item["color"])):
-            chk.add(path + ("color",), f"expected a colour like \"#3a6e9e\", got {item['color']!r:.40}")
-        width = item.get("width", 1)
-        if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
-            chk.add(path + ("width",), f"expected a positive number, got {width!r:.40}")
         if kind == "river":
             if ("path" in item) == ("squares" in item):
                 chk.add(path, "a river overlay has either 'path' or 'squares'")
@@ -367,9 +357,9 @@ def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, p
                 chk.add(path + ("between",), f"expected two neighbouring ranks like [6, 7], got {ranks!r:.40}")
         elif kind == "flags":
             colours = item.get("colors")
-            if not (isinstance(colours, dict) and set(colours) <= set(players)
-                    and all(isinstance(c, str) and _COLOUR.match(c) for c in colours.values())):
-                chk.add(path + ("colors",), f"expected {{PLAYER: \"#rrggbb\"}}, got {colours!r:.60}")
+            if not (isinstance(colours, dict) and set(colours) <= set(players)):
+                chk.add(path + ("colors",), f"expected a colour for each player {{PLAYER: \"#rrggbb\"}}, "
+                        f"got {colours!r:.60}")
 
 
 def _compile_rule_sections(chk, data, grid, zones, players, selector) -> dict:
@@ -502,7 +492,8 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if not isinstance(spec, dict):
             chk.add(path, "expected a mapping with id, name and count")
             continue
-        chk.unknown_keys(spec, path, PIECE_KEYS, "piece key")
+        if "remove" in spec:
+            chk.add(path + ("remove",), "'remove' drops a parent's piece: it needs 'extends' at the top")
         pid = chk.need(spec, "id", path, str, "the piece's short id")
         pname = chk.need(spec, "name", path, str, "the piece's name")
         count = chk.need(spec, "count", path, int, "pieces of this type a side")
@@ -660,6 +651,10 @@ def _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types) -> 
         if total > len(sqs):
             chk.add(("pieces",), f"{total} pieces do not fit {p}'s set-up zone of {len(sqs)} squares")
         out[p] = sqs
+    shared = set(out[players[0]]) & set(out[players[1]]) if len(players) == 2 else set()
+    if shared:
+        names = ", ".join(grid.name(sq) for sq in sorted(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+        chk.add(("zones", zone), f"the two players' set-up zones overlap on {len(shared)} squares ({names})")
     return out
 
 
