@@ -58,7 +58,8 @@ MOVE = OneOf(WORD, Record({
 
 PIECE = Record({
     "id": ID, "name": NAME, "count": Whole(0, 10_000), "service": NAME, "element": WORD, "tags": ListOf(NAME),
-    "value": Number(-1e6, 1e6), "number": Whole(0, 10**6), "move": MOVE, "attack": WORD, "confined_to": NAME,
+    "value": Number(-1e6, 1e6), "number": Whole(0, 10**6), "move": MOVE, "attack": WORD, "attack_mode": WORD,
+    "slide_attack": WORD, "confined_to": NAME,
     "effects": ListOf(EFFECT), "actions": ListOf(OneOf(WORD, ACTION, what="an action kind or a mapping")),
     "color": COLOR, "description": PARAGRAPH,
 }, "piece key", extra=("remove",))
@@ -106,7 +107,7 @@ VARIANT = Record({
     "draw_when_none_left": SELECTOR, "compulsory_attack": Flag(), "options": MapOf(OPTION, "a mapping of options"),
     "extends": Text(max_len=200, what="a variant name or a YAML path"),
     "rename": MapOf(ID, "a mapping of old piece ids to new ones"), "flags": FLAGS,
-    "counts": MapOf(Whole(0, 10_000), "a mapping of piece ids to counts"),
+    "counts": MapOf(Whole(0, 10_000), "a mapping of piece ids to counts"), "attack_mode": WORD,
 }, "top-level key")
 
 

@@ -275,6 +275,8 @@ class CombatProbe:
 
     def outcome(self, state, a: int, d: int, ta: int, td: int, a_sq: int):
         """The Outcome (the state is restored before returning)."""
+        if a_sq == state.square[d]:  # an attack onto the defender's square is fought from where the attacker is
+            a_sq = state.square[a]
         key = (ta, td, a_sq, state.square[d], state.owner[a])
         hit = self.cache.get(key)
         if hit is not None:
