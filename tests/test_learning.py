@@ -17,7 +17,7 @@ def test_every_symbol_of_the_value_table_has_words(name):
         for cell in cells or ():
             assert cell in legend or (cell in ids and "id" in legend), f"{name}: no words for {cell!r}"
     text = rules_text(variant)
-    for sym, words in marks_legend(variant):
+    for _sym, words in marks_legend(variant):
         assert words in text  # the terminal prints the same legend
 
 
