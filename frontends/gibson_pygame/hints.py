@@ -51,7 +51,7 @@ class _Analyst:
     """Adapts :func:`analyse` to the worker's ``choose_move`` call, so hints think where the computer does."""
 
     def choose_move(self, observation, rng, budget):
-        return analyse(observation, budget, rng)
+        return analyse(observation, budget)  # its own generator, from the position: the same hint every time
 
 
 def hint_worker(sync: bool) -> AIWorker:

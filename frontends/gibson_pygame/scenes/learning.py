@@ -27,15 +27,16 @@ class Notice(Modal):
 
 
 def learning_buttons(launcher, w: int, h: int) -> list:
-    """Rules, Lessons and Review buttons for the launcher, on a row above Start."""
+    """Rules, Lessons and Review buttons for the launcher, in the left column under the list of variants."""
     ok = launcher.variant is not None
-    specs = [("Review game", lambda: open_review(launcher), True, None),
+    specs = [("Rules (F1)", lambda: show_rules(launcher), ok, pygame.K_F1),
              ("Lessons", lambda: open_course(launcher), ok, pygame.K_l),
-             ("Rules (F1)", lambda: show_rules(launcher), ok, pygame.K_F1)]
+             ("Review game", lambda: open_review(launcher), True, None)]
+    top = 70 + 48 * len(launcher.names) + 24
     out = []
     for i, (label, action, enabled, key) in enumerate(specs):
         b = Button(label, action, enabled=enabled, key=key)
-        b.rect = pygame.Rect(w - 660 + i * 220, h - 128, 200, 44)
+        b.rect = pygame.Rect(20, top + i * 46, 260, 38)
         out.append(b)
     return out
 
