@@ -111,7 +111,8 @@ def rules_document(variant, page: str | None = None) -> list[tuple[str, str]]:
         for kind in terrain.values():
             element = kind.get("element")
             if isinstance(element, dict):
-                element = ", ".join(f"{k}: {v}" for k, v in element.items())
+                element = ", ".join(f"{v} for {k} pieces" if k != "else" else f"{v} for the others"
+                                    for k, v in element.items())
             bits = [f"element {element}"] if element else []
             bits += ["impassable"] if kind.get("passable") is False else []
             bits += ["a piece may cross it but not stay"] if kind.get("transit") else []
@@ -131,15 +132,18 @@ def rules_document(variant, page: str | None = None) -> list[tuple[str, str]]:
     out.append(("h2", "How to win"))
     for entry in data.get("win") or []:
         via = f", coming by the {entry['via']}" if entry.get("via") else ""
-        pieces = " or ".join(_type_name(variant, p) for p in entry.get("pieces") or [])
-        out.append(("li", f"Bring a {pieces} onto the enemy {_terrain_name(variant, entry.get('arrive'))}{via}."))
+        pieces = " or ".join(_piece_words(variant, p) for p in entry.get("pieces") or [])
+        place = _terrain_name(variant, entry.get("arrive"))
+        text = _a(pieces)
+        out.append(("li", f"{text[0].upper()}{text[1:]} reaching the enemy {place}{via} wins the game."))
     if data.get("flags"):
         out.append(("li", "Bring the enemy Flag to your own Base while your own Flag is there."))
     for tid in data.get("lose_when_removed") or []:
         out.append(("li", f"Take the enemy {_type_name(variant, tid)}: losing it loses the game."))
     left = data.get("draw_when_none_left")
     if left:
-        out.append(("li", f"Drawn when neither side has any {', '.join(map(str, left))} left."))
+        out.append(("li", f"Drawn when neither side has any {' or '.join(_piece_words(variant, p) for p in left)} "
+                          "left."))
     out.append(("h2", "Family rules (unless this game's rules say otherwise)"))
     out += [("li", text) for text in FAMILY_RULES]
     if variant.option_specs:
@@ -155,6 +159,18 @@ def rules_document(variant, page: str | None = None) -> list[tuple[str, str]]:
 def _terrain_name(variant, key) -> str:
     kind = (variant.data.get("terrain") or {}).get(key)
     return kind.get("name", key) if isinstance(kind, dict) else str(key)
+
+
+def _piece_words(variant, selector) -> str:
+    """A type's name, or ``<tag> piece`` for a tag or service."""
+    try:
+        return variant.type_of(selector).name
+    except KeyError:
+        return f"{selector} piece"
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 
 
 def _type_name(variant, tid) -> str:
