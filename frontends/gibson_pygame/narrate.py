@@ -50,7 +50,7 @@ def describe(event, variant) -> str | None:
 
 def result_text(winner: str, reason: str) -> str:
     """The end of a game in words."""
-    return f"Drawn: {reason}" if winner == "draw" else f"{winner} wins: {reason}"
+    return f"Drawn: {reason}" if winner is None else f"{winner} wins: {reason}"
 
 
 def notable(events) -> bool:

@@ -7,15 +7,13 @@ the state. The full reveal (:meth:`Session.full_view`) is for the game-over scre
 
 from __future__ import annotations
 
-import random
-
 import attrs
 
 from gibson_core import GameState, load_variant
-from gibson_core.events import Removed
+from gibson_core.events import REVEAL_ALL
 from gibson_core.observe import Observation, observe
-from gibson_core.pieces import Piece
 from gibson_core.record import GameRecord, load_record
+from gibson_core.seeding import derive_seed, setup_rng
 
 from .ai_worker import AIWorker, ProcessAIWorker, make_opponent
 
@@ -54,9 +52,12 @@ class GameConfig:
         if not self.vs_computer:
             return None
         agent = make_opponent(self.opponent, self.level)
+        players = self.load().players
+        computer = next(p for p in players if p not in self.humans(self.load()))
+        seed = derive_seed(self.seed, "agent", computer)  # the computer's own generator, as in the arena
         if process and not sync:
-            return ProcessAIWorker(agent, None, self.seed)
-        return AIWorker(agent, None, self.seed, sync)
+            return ProcessAIWorker(agent, None, seed)
+        return AIWorker(agent, None, seed, sync)
 
 
 class Session:
@@ -101,13 +102,7 @@ class Session:
 
     def full_view(self) -> Observation:
         """Everything revealed (game over, or a spectator's screenshot): an Observation with every type."""
-        state = self._state
-        base = observe(state, self.players[0])
-        pieces = tuple(sorted((state.piece_at(square) for square in state.position()), key=lambda p: p.handle))
-        removed = tuple(Piece(e.handle, e.owner, e.square, e.type, e.public, True)
-                        for _m, events in state.history for e in events if isinstance(e, Removed))
-        return attrs.evolve(base, player="all", pieces=pieces, removed=removed, legal_moves=(),
-                            events=tuple(events for _m, events in state.history), result=self.result())
+        return attrs.evolve(observe(self._state, REVEAL_ALL), result=self.result())
 
     def is_human(self, player: str) -> bool:
         """True for a player sitting at this screen."""
@@ -192,6 +187,5 @@ class Session:
         from gibson_core.setup import random_setup
 
         variant = config.load()
-        rng = random.Random(seed)
-        return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai,
-                   ai_process=ai_process)
+        return cls(config, {p: random_setup(variant, p, setup_rng(seed, p)) for p in variant.players},
+                   sync_ai=sync_ai, ai_process=ai_process)

@@ -57,7 +57,7 @@ class GameOverScene(PositionScene):
         theme.blit_text(surface, "Game over", (x, 12), 30, theme.ACCENT, True)
         if result:
             winner, reason = result
-            col = theme.TEXT if winner == "draw" else theme.player_color(self.variant.players, winner)
+            col = theme.TEXT if winner is None else theme.player_color(self.variant.players, winner)
             theme.blit_wrapped(surface, result_text(winner, reason), pygame.Rect(x, 48, p.width - 24, 66), 22, col)
         theme.blit_text(surface, self.message or "every piece revealed", (x, 166), 18, theme.TEXT_DIM)
         self.draw_panel(surface, 192)
