@@ -15,6 +15,7 @@ from gibson_pygame.rules import RulesDialog  # noqa: E402
 from gibson_pygame.scenes.launcher import LauncherScene  # noqa: E402
 from gibson_pygame.scenes.lessons import LessonScene  # noqa: E402
 from gibson_pygame.scenes.play import PlayScene  # noqa: E402
+from gibson_pygame.scenes.position import ALL  # noqa: E402
 from gibson_pygame.scenes.review import ReviewScene, ReviewSession  # noqa: E402
 from gibson_pygame.session import GameConfig, Session  # noqa: E402
 from gibson_pygame.testing import UIDriver  # noqa: E402
@@ -229,7 +230,7 @@ def test_the_review_steps_through_a_saved_game_and_reveals_only_at_the_end(drive
     driver.click_button("<")
     assert scene.session.at == 2
     assert not driver.button("Reveal all").enabled  # the game is not over
-    scene.view_as("all")
+    scene.view_as(ALL)
     assert scene.viewer == "blue" and "once the game is over" in scene.message
     driver.click_button("As red")
     assert scene.viewer == "red" and all(p.type is None or p.owner == "red" or p.revealed for p in scene.obs.pieces)
@@ -241,7 +242,7 @@ def test_the_review_steps_through_a_saved_game_and_reveals_only_at_the_end(drive
     driver.key(pygame.K_END)
     assert scene.session.at == len(record.moves) and scene.obs.result
     driver.click_button("Reveal all")
-    assert scene.viewer == "all" and all(p.type for p in scene.obs.pieces)
+    assert scene.viewer == ALL and all(p.type for p in scene.obs.pieces)
     driver.key(pygame.K_HOME)
     assert scene.session.at == 0
     driver.screenshot(os.path.join(str(storage.home()), "review.png"))
