@@ -282,6 +282,11 @@ class PlayScene(PositionScene):
         self.message = "thinking of a hint..."
         self.hints.start(self.session.observation(self.viewer))
 
+    def on_exit(self) -> None:
+        """Stop the hint worker's thread (it starts again on the next H)."""
+        if self.hints is not None:
+            self.hints.close()
+
     def current_hint(self):
         """The hint for the position on screen, else None."""
         h = self.hint
