@@ -84,10 +84,16 @@ def test_the_rules_screen_is_built_from_the_data_and_the_rules_page(driver, name
     assert driver.scene.modal is None
 
 
-def test_f1_opens_the_rules_in_play_and_closes_them(driver):
-    session = Session.random(GameConfig("dover-patrol", opponent="random"), seed=2, sync_ai=True)
+def playing(driver, name):
+    """A game against the random agent, on the play screen."""
+    session = Session.random(GameConfig(name, opponent="random"), seed=2, sync_ai=True)
     PlayScene.begin(driver.app, session)
     driver.step()
+    return session
+
+
+def test_f1_opens_the_rules_in_play_and_closes_them(driver):
+    playing(driver, "dover-patrol")
     driver.key(pygame.K_F1)
     assert isinstance(driver.scene.modal, RulesDialog)
     assert any("Walls between squares" in t for _k, t in driver.scene.modal.blocks)
@@ -98,9 +104,7 @@ def test_f1_opens_the_rules_in_play_and_closes_them(driver):
 
 
 def test_the_value_table_has_a_legend_in_words(driver):
-    session = Session.random(GameConfig("tri-tactics", opponent="random"), seed=2, sync_ai=True)
-    PlayScene.begin(driver.app, session)
-    driver.step()
+    session = playing(driver, "tri-tactics")
     driver.key(pygame.K_t)
     dialog = driver.scene.modal
     assert isinstance(dialog, ValueTableDialog)
