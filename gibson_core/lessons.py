@@ -105,6 +105,20 @@ def reasons(events) -> list[str]:
     return out
 
 
+def deciding_rule(state: GameState, events) -> str:
+    """Which rule decided the fight of the ply whose ``events`` these are, in words ("" when the ply had no
+    fight): the variant's combat rule by its number and name, the Value Table, or the values."""
+    if not any(isinstance(e, ev.Attacked) for e in events) or state.last_outcome is None:
+        return ""
+    rule = state.last_outcome.rule
+    if rule == "table":
+        return "the Value Table"
+    if rule == "values":
+        return "the values: the higher wins, equal values remove both"
+    names = [r.get("name") for r in (state.variant.data.get("combat") or {}).get("rules") or [] if isinstance(r, dict)]
+    return f"combat rule {names.index(rule) + 1}: {rule}" if rule in names else rule
+
+
 def lessons_path(variant_name: str) -> Path | None:
     """Where a registered variant's lessons file would be (beside its YAML), or None if it has none."""
     spec = variant_specs().get(variant_name)

@@ -31,7 +31,7 @@ def test_marks_are_explained_in_the_words_of_the_data():
 
 # -- lessons -----------------------------------------------------------------------------------------------
 from gibson_core.errors import VariantError  # noqa: E402
-from gibson_core.lessons import check_lesson, load_lessons, read_lessons, reasons  # noqa: E402
+from gibson_core.lessons import check_lesson, deciding_rule, load_lessons, read_lessons, reasons  # noqa: E402
 
 SHIPPED = ["aviation", "dover-patrol", "lattaque", "tri-tactics", "tri-tactics-classic"]
 
@@ -58,6 +58,17 @@ def test_a_wrong_move_is_not_played_and_the_right_one_says_why():
     assert state.position() == before and not state.history
     ok, events = lesson.attempt(state, lesson.answers[0])
     assert ok and reasons(events) == ["Brigade beats Battalion"]  # the engine's words, not the lesson's
+    assert deciding_rule(state, events) == "the Value Table"
+
+
+def test_the_rule_that_decided_a_fight_is_named_by_its_number():
+    lesson = next(x for x in load_lessons("tri-tactics") if x.title == "Out of its element")
+    state = lesson.start()
+    events = state.play(lesson.answers[0])
+    assert deciding_rule(state, events) == "combat rule 2: out-of-element forfeiture (Ship on land)"
+    lake = next(x for x in load_lessons("tri-tactics") if x.before)
+    state = lake.start()
+    assert deciding_rule(state, state.play(lake.answers[0])) == ""  # no fight: the win says why
 
 
 def _broken(tmp_path, text):

@@ -22,7 +22,7 @@ from gibson_pygame.testing import UIDriver  # noqa: E402
 from gibson_pygame.valuetable import ValueTableDialog  # noqa: E402
 
 from gibson_core import GameState, load_variant, variant_names  # noqa: E402
-from gibson_core.lessons import load_lessons, reasons  # noqa: E402
+from gibson_core.lessons import deciding_rule, load_lessons, reasons  # noqa: E402
 from gibson_core.moves import ILLUMINATE, MOVE  # noqa: E402
 from gibson_core.observe import observe  # noqa: E402
 from gibson_core.record import GameRecord, load_record  # noqa: E402
@@ -126,7 +126,10 @@ def test_every_lesson_is_played_by_clicks_on_the_real_board(driver, name):
         assert isinstance(scene, LessonScene) and scene.lesson.title == lesson.title
         play_by_clicks(driver, lesson.answers[0])
         assert scene.session.events, f"{lesson.title}: the move was not played"
-        assert reasons(scene.session.events) == reasons(lesson.start().play(lesson.answers[0]))
+        state = lesson.start()
+        events = state.play(lesson.answers[0])
+        assert reasons(scene.session.events) == reasons(events)
+        assert scene.session.rule == deciding_rule(state, events)
         driver.key(pygame.K_SPACE)  # the reveal banner
         driver.step()
         assert driver.scene is scene  # a lesson that wins stays on screen

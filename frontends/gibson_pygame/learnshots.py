@@ -67,7 +67,12 @@ def make(out_dir: str | Path) -> list[str]:
     move = lessons[index].answers[0]
     d.click_square(move.origin)
     shot("lesson.png")
+    index = next(i for i, lesson in enumerate(lessons) if lesson.title == "A ship on the river")
+    d.open(LessonScene(d.app, "tri-tactics", index, lessons))
+    move = lessons[index].answers[0]
+    d.click_square(move.origin)
     d.click_square(move.dest)
+    d.click_square(move.target)
     d.key(pygame.K_SPACE)
     d.step()
     shot("lesson-done.png")

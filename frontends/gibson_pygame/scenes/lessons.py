@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from gibson_core import GibsonError
-from gibson_core.lessons import Lesson, load_lessons, reasons
+from gibson_core.lessons import Lesson, deciding_rule, load_lessons, reasons
 
 from .. import theme
 from ..session import GameConfig, Session
@@ -30,6 +30,7 @@ class LessonSession(Session):
         self.lesson = lesson
         self.humans = (state.player,)
         self.events: tuple = ()  # what the right move did
+        self.rule = ""  # the rule that decided its fight, in words
 
     def play(self, move) -> tuple:
         """Play ``move`` when the lesson asks for it; LessonMiss (nothing played) for any other move."""
@@ -37,6 +38,7 @@ class LessonSession(Session):
         if not ok:
             raise LessonMiss(f"{move} is not the move this lesson asks for")
         self.events = events
+        self.rule = deciding_rule(self._state, events)
         return events
 
     def undo(self) -> bool:
@@ -113,6 +115,9 @@ class LessonScene(PlayScene):
             y += 24
             for line in reasons(self.session.events) or ["The move was made; no rule removed or revealed anything."]:
                 y = theme.blit_wrapped(surface, line, pygame.Rect(x + 8, y, width - 8, area.bottom - y), 19) + 4
+            if self.session.rule:
+                y = theme.blit_wrapped(surface, f"Decided by {self.session.rule}",
+                                       pygame.Rect(x + 8, y + 2, width - 8, area.bottom - y), 18, theme.ACCENT) + 4
             if lesson.note:
                 y = theme.blit_wrapped(surface, lesson.note, pygame.Rect(x, y + 6, width, area.bottom - y), 18,
                                        theme.TEXT_DIM) + 6
