@@ -36,10 +36,18 @@ class Hint:
 
 
 def analyse(observation, budget: float | None = None, rng: random.Random | None = None) -> Hint:
-    """The computer's view of ``observation`` (the player's own view): its best few moves and its beliefs."""
+    """The computer's view of ``observation`` (the player's own view): its best few moves and its beliefs.
+    Agents that can explain themselves (``agent.analyse``, :mod:`gibson_core.ai.analysis`) are asked
+    directly; otherwise the heuristic's move scorer is read here."""
+    from gibson_core.ai import HeuristicAgent
     from gibson_core.ai.heuristic import MoveScorer
     from gibson_core.ai.world import variant_of
 
+    agent = HeuristicAgent()
+    if hasattr(agent, "analyse"):
+        found = agent.analyse(observation, budget)
+        return Hint(observation.player, observation.ply, tuple((s.move, s.score) for s in found.moves[:TOP]),
+                    dict(found.beliefs))
     variant = variant_of(observation)
     scorer = MoveScorer(observation, variant, rng or random.Random(observation.ply))
     scored = sorted(((scorer.score(m), str(m), m) for m in observation.legal_moves), key=lambda t: (-t[0], t[1]))
