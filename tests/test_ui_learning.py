@@ -165,13 +165,13 @@ def test_clicking_an_enemy_explains_that_pieces_attack_after_moving(driver):
     session.humans = ("blue",)
     driver.open(PlayScene(driver.app, session, "blue"))
     driver.click_square("d6")  # nothing selected: an adjacent enemy
-    assert "attacks after moving" in driver.scene.message
+    assert "attacks after moving" in driver.scene.note
     driver.click_square("d5")
     driver.click_square("d6")  # the Colonel selected, the enemy beside it
-    assert "cannot attack from where it stands" in driver.scene.message
-    assert "Colonel" in driver.scene.message
+    assert "cannot attack from where it stands" in driver.scene.note
+    assert "Colonel" in driver.scene.note
     driver.click_square("d5")
-    assert driver.scene.message == ""
+    assert driver.scene.note == ""
 
 
 # -- hints -----------------------------------------------------------------------------------------------------

@@ -87,6 +87,7 @@ class PlayScene(PositionScene):
         self.hint = None  # the last Hint asked for (key H), shown while it is for the current position
         self.hints = None  # its worker, made on first use
         self.commands_bottom = 78 + 2 * 40  # below the command buttons (set by resize)
+        self.note = ""  # a rule explained where a click did nothing (attack after moving)
 
     # -- selection ---------------------------------------------------------------------------------
     @property
@@ -124,7 +125,7 @@ class PlayScene(PositionScene):
         """The whole click logic of the board."""
         if not self.my_turn:
             return
-        self.message = ""
+        self.message = self.note = ""
         ch = self.choices()
         if self.dest is not None:
             if square in ch["attack"]:
@@ -145,7 +146,7 @@ class PlayScene(PositionScene):
         if square != self.origin and self.moves_from(square):
             self.select(square)
         else:
-            self.message = self.attack_rule_note(square)
+            self.note = self.attack_rule_note(square)
             self.select(None)
 
     def attack_rule_note(self, square: str) -> str:
@@ -337,7 +338,7 @@ class PlayScene(PositionScene):
             b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
             self.buttons.append(b)
         self.commands_bottom = 78 + (len(specs) + 2) // 3 * 40
-        y = self.commands_bottom + 28
+        y = self.commands_bottom + 44  # room for two lines of status
         extra = []
         if self.dest is not None and any(m.kind == MOVE and m.dest == self.dest and m.target is None
                                          for m in self.moves_from(self.origin)):
@@ -468,9 +469,9 @@ class PlayScene(PositionScene):
         pygame.draw.circle(surface, col, (x + 8, 52), 8)
         theme.blit_text(surface, f"{status}   (ply {self.obs.ply})", (x + 22, 52), 20, anchor="midleft")
         y = self.commands_bottom + 4
-        prompt = self.message or self.hint_text() or self._prompt()
-        colour = theme.BAD if self.message else (theme.ACCENT if self.current_hint() else theme.TEXT_DIM)
-        theme.blit_fit(surface, prompt, (x, y), 18, p.width - 24, colour, anchor="topleft")
+        prompt = self.message or self.note or self.hint_text() or self._prompt()
+        colour = theme.BAD if self.message else (theme.ACCENT if self.note or self.current_hint() else theme.TEXT_DIM)
+        theme.blit_wrapped(surface, prompt, pygame.Rect(x, y, p.width - 24, 40), 17, colour)
 
     def draw_hint(self, surface: pygame.Surface) -> None:
         """The hinted move (origin ringed, destination and target shaded) and the computer's likeliest guess
