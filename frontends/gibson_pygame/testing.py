@@ -82,3 +82,16 @@ class UIDriver:
     def pixel(self, pos) -> pygame.Color:
         """The colour on screen at ``pos`` after the last frame."""
         return self.app.screen.get_at(tuple(int(v) for v in pos))
+
+    def hover(self, pos) -> None:
+        """Move the real pointer to ``pos`` (what ``pygame.mouse.get_pos`` reads), post the motion event
+        scenes react to, then run a frame."""
+        pos = tuple(int(v) for v in pos)
+        pygame.mouse.set_pos(pos)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        self.step()
+
+    def screenshot(self, path) -> str:
+        """Save what the last frame drew as a PNG at ``path``; returns the path."""
+        pygame.image.save(self.app.screen, str(path))
+        return str(path)

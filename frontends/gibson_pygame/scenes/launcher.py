@@ -14,6 +14,7 @@ from ..board import BoardView
 from ..session import FRIEND, GameConfig
 from ..widgets import Button, PickDialog, Stepper, Toggle
 from .base import Scene
+from .learning import learning_buttons
 
 
 class LauncherScene(Scene):
@@ -138,6 +139,7 @@ class LauncherScene(Scene):
         load = Button("Load game", self.load_game)
         load.rect = pygame.Rect(w - 440, h - 70, 200, 50)
         self.buttons.append(load)
+        self.buttons.extend(learning_buttons(self, w, h))
 
     def handle_event(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN) and self.names:

@@ -13,7 +13,9 @@ from gibson_core.moves import ILLUMINATE, MOVE
 
 from .. import storage, theme
 from ..board import draw_piece
+from ..hints import hint_worker
 from ..narrate import clashes, describe, notable
+from ..rules import RulesDialog
 from ..valuetable import ValueTableDialog
 from ..widgets import Button, NameDialog, PickDialog
 from .handover import HandoverScene
@@ -82,6 +84,10 @@ class PlayScene(PositionScene):
         self.message = ""
         self.thinking_time = 0.0
         self.press: str | None = None  # where the mouse went down on a movable piece
+        self.hint = None  # the last Hint asked for (key H), shown while it is for the current position
+        self.hints = None  # its worker, made on first use
+        self.commands_bottom = 78 + 2 * 40  # below the command buttons (set by resize)
+        self.note = ""  # a rule explained where a click did nothing (attack after moving)
 
     # -- selection ---------------------------------------------------------------------------------
     @property
@@ -121,6 +127,7 @@ class PlayScene(PositionScene):
         """The whole click logic of the board."""
         if not self.my_turn:
             return
+        self.message = self.note = ""
         ch = self.choices()
         if self.dest is not None:
             if square in ch["attack"]:
@@ -144,7 +151,27 @@ class PlayScene(PositionScene):
         if square != self.origin and self.moves_from(square):
             self.select(square)
         else:
+            self.note = self.attack_rule_note(square)
             self.select(None)
+
+    def attack_rule_note(self, square: str) -> str:
+        """Why clicking ``square`` does nothing when it holds an enemy piece next to one of ours, or next to
+        the selected piece: in this family a piece attacks after moving, from its new square."""
+        piece = self.obs.piece_at(square)
+        if piece is None or piece.owner == self.viewer:
+            return ""
+        grid = self.variant.grid
+        sq = grid.index[square]
+        near = {grid.names[n] for n in (*grid.orth[sq], *grid.diag[sq])}
+        if self.origin is not None and self.origin in near:
+            mine = self.obs.piece_at(self.origin)
+            name = self.variant.type_of(mine.type).name if mine and mine.type else "piece"
+            return (f"The {name} cannot attack from where it stands: move it first, then attack from its new "
+                    "square.")
+        if any((p := self.obs.piece_at(s)) is not None and p.owner == self.viewer for s in near):
+            return ("A piece attacks after moving: click your piece, choose a square next to the enemy, then "
+                    "attack from there.")
+        return ""
 
     def choose_dest(self, square: str) -> None:
         """A destination chosen: move at once, or offer the attacks from there."""
@@ -246,6 +273,39 @@ class PlayScene(PositionScene):
         """The value table overlay."""
         self.open_modal(ValueTableDialog(self.variant))
 
+    def show_rules(self) -> None:
+        """The rules of the variant (F1)."""
+        self.open_modal(RulesDialog(self.variant))
+
+    def ask_hint(self) -> None:
+        """Ask the computer for the viewer's best move and its beliefs (H), from the viewer's view only."""
+        if not self.my_turn:
+            self.message = "a hint is for your own turn"
+            return
+        if self.hints is None:
+            self.hints = hint_worker(self.app.sync_ai)
+        self.hint = None
+        self.message = "thinking of a hint..."
+        self.hints.start(self.session.observation(self.viewer))
+
+    def on_exit(self) -> None:
+        """Stop the hint worker's thread (it starts again on the next H)."""
+        if self.hints is not None:
+            self.hints.close()
+
+    def current_hint(self):
+        """The hint for the position on screen, else None."""
+        h = self.hint
+        return h if h is not None and h.player == self.viewer and h.ply == self.obs.ply and self.my_turn else None
+
+    def hint_text(self) -> str:
+        """The hint in words: the best move first, then the runners-up."""
+        h = self.current_hint()
+        if h is None or not h.moves:
+            return ""
+        best, *rest = [str(m) for m, _score in h.moves]
+        return f"Hint: {best}" + (f"  (else {', '.join(rest)})" if rest else "")
+
     def menu(self) -> None:
         """Back to the launcher."""
         from .launcher import LauncherScene
@@ -276,14 +336,14 @@ class PlayScene(PositionScene):
         super().resize(size)
         p = self.panel
         bw = (p.width - 36) // 3
-        specs = [("Undo", self.undo, pygame.K_u), ("Save", self.save, None), ("Load", self.load, None),
-                 ("Table (T)", self.show_table, pygame.K_t), ("Resign", self.resign, None), ("Menu", self.menu, None)]
+        specs = self.commands()
         self.buttons = []
         for i, (label, action, key) in enumerate(specs):
             b = Button(label, action, key=key)
             b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
             self.buttons.append(b)
-        y = 78 + 2 * 40 + 28
+        self.commands_bottom = 78 + (len(specs) + 2) // 3 * 40
+        y = self.commands_bottom + 44  # room for two lines of status
         extra = []
         if self.dest is not None and any(m.kind == MOVE and m.dest == self.dest and m.target is None
                                          for m in self.moves_from(self.origin)):
@@ -297,6 +357,12 @@ class PlayScene(PositionScene):
             b.rect = pygame.Rect(p.left + 12 + i * (bw + 6), y, bw, 34)
             self.buttons.append(b)
         self.buttons_bottom = y + 44
+
+    def commands(self) -> list:
+        """The panel's command buttons: (label, action, key)."""
+        return [("Undo", self.undo, pygame.K_u), ("Save", self.save, None), ("Load", self.load, None),
+                ("Table (T)", self.show_table, pygame.K_t), ("Rules (F1)", self.show_rules, pygame.K_F1),
+                ("Hint (H)", self.ask_hint, pygame.K_h), ("Resign", self.resign, None), ("Menu", self.menu, None)]
 
     def handle_event(self, event) -> None:
         super().handle_event(event)
@@ -332,6 +398,14 @@ class PlayScene(PositionScene):
         return self.press if self._square_name(pygame.mouse.get_pos()) != self.press else None
 
     def update(self, dt: float) -> None:
+        if self.hints is not None and self.hints.asked:
+            try:
+                answer = self.hints.poll()
+            except Exception as exc:  # a hint only: say so, never break the game
+                answer, self.message = None, f"no hint ({type(exc).__name__}: {exc})"
+            if answer is not None:
+                self.hint = answer
+                self.message = ""
         if self.session.computer_to_move():
             self.thinking_time += dt
             self.session.start_thinking()  # it thinks while a banner is still shown
@@ -370,6 +444,7 @@ class PlayScene(PositionScene):
         view.dots(surface, [idx[s] for s in ch["dest"]], theme.HIGHLIGHT_MOVE)
         view.shade(surface, [idx[s] for s in ch["attack"]], theme.HIGHLIGHT_ATTACK)
         view.shade(surface, [idx[s] for s in ch["action"]], theme.HIGHLIGHT_ACTION)
+        self.draw_hint(surface)
         self._draw_panel_top(surface)
         self.draw_panel(surface, self.buttons_bottom)
         if dragged:
@@ -398,9 +473,28 @@ class PlayScene(PositionScene):
             status = f"{mover} to move"
         pygame.draw.circle(surface, col, (x + 8, 52), 8)
         theme.blit_text(surface, f"{status}   (ply {self.obs.ply})", (x + 22, 52), 20, anchor="midleft")
-        y = 78 + 2 * 40 + 4
-        prompt = self.message or self._prompt()
-        theme.blit_text(surface, prompt, (x, y), 18, theme.BAD if self.message else theme.TEXT_DIM)
+        y = self.commands_bottom + 4
+        prompt = self.message or self.note or self.hint_text() or self._prompt()
+        colour = theme.BAD if self.message else (theme.ACCENT if self.note or self.current_hint() else theme.TEXT_DIM)
+        theme.blit_wrapped(surface, prompt, pygame.Rect(x, y, p.width - 24, 40), 17, colour)
+
+    def draw_hint(self, surface: pygame.Surface) -> None:
+        """The hinted move (origin ringed, destination and target shaded) and the computer's likeliest guess
+        on every hidden enemy piece."""
+        h = self.current_hint()
+        if h is None:
+            return
+        view, idx = self.view, self.variant.grid.index
+        if h.moves:
+            move = h.moves[0][0]
+            view.ring(surface, [idx[move.origin]], theme.HIGHLIGHT_HINT)
+            view.shade(surface, [idx[s] for s in (move.dest, move.target) if s], theme.HIGHLIGHT_HINT_AREA)
+        for piece in self.obs.pieces:
+            guess = h.best_guess(piece.handle) if piece.type is None and piece.owner != self.viewer else None
+            if guess:
+                r = view.square_rect(idx[piece.square])
+                theme.blit_fit(surface, f"{guess[0]}?", (r.centerx, r.bottom - 2), max(10, r.height // 3),
+                               r.width - 4, theme.HIGHLIGHT_HINT, True, anchor="midbottom")
 
     def _prompt(self) -> str:
         if not self.my_turn:
