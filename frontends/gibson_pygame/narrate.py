@@ -66,3 +66,21 @@ def clashes(events, players: tuple) -> list[Clash]:
             other = players[1 - players.index(e.player)]
             out.append(Clash((e.player, e.attacker), (other, e.defender), e.origin, e.target))
     return out
+
+
+def error_line(exc: BaseException, path=None, name: str | None = None, limit: int = 90) -> str:
+    """One short line for an error shown in the window: the file's ``path`` replaced by its ``name``, a
+    damaged file (a YAML or JSON parser's error underneath) said in those words, at most ``limit``
+    characters (a parser's multi-line message is never shown cut off)."""
+    import json
+
+    import yaml
+
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(cause, yaml.YAMLError | json.JSONDecodeError | UnicodeDecodeError):
+        text = f"{name or 'the file'} is damaged and cannot be read"
+    else:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if path is not None:
+            text = text.replace(str(path), name or "the file")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

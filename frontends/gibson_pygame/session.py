@@ -12,12 +12,14 @@ import random
 import attrs
 
 from gibson_core import GameState, load_variant
+from gibson_core.errors import RecordError
 from gibson_core.events import Removed
 from gibson_core.observe import Observation, observe
 from gibson_core.pieces import Piece
-from gibson_core.record import GameRecord, load_record
+from gibson_core.record import GameRecord
 
 from .ai_worker import AIWorker, ProcessAIWorker, make_opponent
+from .savegame import read_save, write_save
 
 FRIEND = "friend"
 
@@ -173,18 +175,39 @@ class Session:
         """The game record (both set-ups, moves in notation, result)."""
         return GameRecord.from_state(self._state, self.setups, self.config.seed)
 
+    def seats(self) -> dict:
+        """Who plays whom (sealed in a saved game, so it resumes with the same seats)."""
+        cfg = self.config
+        return {"opponent": cfg.opponent, "level": cfg.level, "seed": cfg.seed,
+                "human": self.humans[0] if cfg.vs_computer else None}
+
     def save(self, path) -> None:
-        """Write the record (JSON, ``gibson-record/1``)."""
-        self.record().save(path)
+        """Write a saved game (``gibson-save/1``): the record sealed, and in clear only the human's own
+        player record against the computer (nobody's in a hot-seat game). OSError when it cannot be written."""
+        view_of = self.humans[0] if self.config.vs_computer else None
+        write_save(path, self.record(), self.seats(), view_of, self._state)
 
     @classmethod
     def load(cls, path, config: GameConfig | None = None, sync_ai: bool = False, ai_process: bool = False) -> Session:
-        """Replay a saved record into a session (against a friend unless ``config`` says otherwise)."""
-        record = load_record(path)
+        """Resume a saved game with the seats it was saved with; a plain record (``gibson-record/1``) is
+        replayed against a friend unless ``config`` says otherwise. RecordError for a bad file."""
+        record, seats = read_save(path)
         state = record.replay()
-        cfg = attrs.evolve(config, variant=record.variant, options=dict(record.options or {})) if config \
-            else GameConfig(record.variant, dict(record.options or {}))
-        return cls(cfg, record.setups, state, sync_ai, ai_process)
+        options = dict(record.options or {})
+        if seats is not None:
+            cfg = GameConfig(record.variant, options, _text(seats.get("opponent"), FRIEND),
+                             _text(seats.get("level"), "medium"), seats.get("human") or None,
+                             seats.get("seed") if isinstance(seats.get("seed"), int) else None)
+            if cfg.vs_computer and cfg.human not in state.variant.players:
+                raise RecordError(f"saved game names an unknown side {str(cfg.human)[:20]!r}")
+        elif config is not None:
+            cfg = attrs.evolve(config, variant=record.variant, options=options)
+        else:
+            cfg = GameConfig(record.variant, options)
+        try:
+            return cls(cfg, record.setups, state, sync_ai, ai_process)
+        except ValueError as exc:  # an agent that is no longer installed, or a level it lacks
+            raise RecordError(f"saved game cannot resume: {str(exc)[:120]}") from None
 
     @classmethod
     def random(cls, config: GameConfig, seed: int = 0, sync_ai: bool = False, ai_process: bool = False) -> Session:
@@ -195,3 +218,7 @@ class Session:
         rng = random.Random(seed)
         return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai,
                    ai_process=ai_process)
+
+
+def _text(value, default: str) -> str:
+    return value if isinstance(value, str) and value else default

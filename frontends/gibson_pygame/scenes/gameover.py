@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from .. import storage, theme
+from .. import theme
 from ..narrate import result_text
-from ..widgets import Button, NameDialog
+from ..widgets import Button
 from .position import ALL, PositionScene
 
 
@@ -32,10 +32,9 @@ class GameOverScene(PositionScene):
 
     def save(self) -> None:
         """Save the finished game's record."""
-        def done(name: str) -> None:
-            self.session.save(storage.game_path(name))
-            self.message = f"saved as {name}"
-        self.open_modal(NameDialog("Save game as", f"{self.variant.name}-final", done))
+        from .play import save_game_dialog
+
+        save_game_dialog(self, f"{self.variant.name}-final")
 
     def resize(self, size) -> None:
         super().resize(size)

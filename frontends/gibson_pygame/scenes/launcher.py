@@ -11,6 +11,7 @@ from gibson_core.plugins import load_errors
 from .. import theme
 from ..ai_worker import agent_names, levels, takes_level
 from ..board import BoardView
+from ..narrate import error_line
 from ..session import FRIEND, GameConfig
 from ..widgets import Button, PickDialog, Stepper, Toggle
 from .base import Scene
@@ -28,6 +29,7 @@ class LauncherScene(Scene):
         self.thumb: BoardView | None = None
         self.thumb_rect = pygame.Rect(0, 0, 0, 0)
         self.option_widgets: list = []
+        self.message = ""  # the outcome of Load game, shown above its button
         self.select(self.config.variant)
 
     def select(self, name: str) -> None:
@@ -70,10 +72,11 @@ class LauncherScene(Scene):
         from .play import PlayScene
 
         def pick(name: str) -> None:
+            path = storage.game_path(name)
             try:
-                session = Session.load(storage.game_path(name), self.config, self.app.sync_ai, self.app.ai_process)
+                session = Session.load(path, self.config, self.app.sync_ai, self.app.ai_process)
             except (GibsonError, OSError) as exc:
-                self.errors[self.config.variant] = str(exc)
+                self.message = f"cannot load {name}: {error_line(exc, path)}"
                 return
             PlayScene.begin(self.app, session)
         self.open_modal(PickDialog("Continue a saved game", storage.game_names(), pick))
@@ -138,6 +141,7 @@ class LauncherScene(Scene):
         load = Button("Load game", self.load_game)
         load.rect = pygame.Rect(w - 440, h - 70, 200, 50)
         self.buttons.append(load)
+        self.load_rect = load.rect
 
     def handle_event(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN) and self.names:
@@ -149,6 +153,9 @@ class LauncherScene(Scene):
         w, h = surface.get_size()
         pygame.draw.rect(surface, theme.PANEL, (0, 0, 300, h))
         theme.blit_text(surface, "Gibson", (20, 18), 40, theme.ACCENT, True)
+        if self.message:
+            theme.blit_fit(surface, self.message, (w - 20, self.load_rect.top - 8), 18, w - 330, theme.BAD,
+                           anchor="bottomright")
         broken = load_errors()  # third-party plugins that failed to load: said, not hidden
         if broken:
             theme.blit_wrapped(surface, "Not loaded: " + "; ".join(str(e) for e in broken),

@@ -13,7 +13,7 @@ from gibson_core.moves import ILLUMINATE, MOVE
 
 from .. import storage, theme
 from ..board import draw_piece
-from ..narrate import clashes, describe, notable
+from ..narrate import clashes, describe, error_line, notable
 from ..valuetable import ValueTableDialog
 from ..widgets import Button, NameDialog, PickDialog
 from .handover import HandoverScene
@@ -52,6 +52,19 @@ class Banner:
             y += 24
         theme.blit_text(surface, "click to continue", (box.centerx, box.bottom - 14), 16, theme.TEXT_DIM,
                         anchor="center")
+
+
+def save_game_dialog(scene, default: str) -> None:
+    """Ask for a name and save ``scene.session``; the outcome (or why it failed: an unwritable folder, a
+    full disk) goes to ``scene.message``, next to the button that was clicked."""
+    def done(name: str) -> None:
+        try:
+            scene.session.save(storage.game_path(name))
+            scene.message = f"game saved as {name}"
+        except (GibsonError, OSError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            scene.message = f"could not save: {reason}"[:90]
+    scene.open_modal(NameDialog("Save game as", default, done))
 
 
 class PlayScene(PositionScene):
@@ -209,25 +222,19 @@ class PlayScene(PositionScene):
             self.refresh()
 
     def save(self) -> None:
-        """Save the game record under a name."""
-        def done(name: str) -> None:
-            try:
-                self.session.save(storage.game_path(name))
-                self.message = f"game saved as {name}"
-            except (GibsonError, OSError) as exc:
-                self.message = str(exc)
-        self.open_modal(NameDialog("Save game as", f"{self.variant.name}-{self.session.ply}", done))
+        """Save the game under a name."""
+        save_game_dialog(self, f"{self.variant.name}-{self.session.ply}")
 
     def load(self) -> None:
         """Load a saved game (it continues with the same opponent)."""
         from ..session import Session
 
         def pick(name: str) -> None:
+            path = storage.game_path(name)
             try:
-                session = Session.load(storage.game_path(name), self.session.config, self.app.sync_ai,
-                                       self.app.ai_process)
+                session = Session.load(path, self.session.config, self.app.sync_ai, self.app.ai_process)
             except (GibsonError, OSError) as exc:
-                self.message = str(exc)
+                self.message = f"cannot load {name}: {error_line(exc, path)}"
                 return
             PlayScene.begin(self.app, session)
         self.open_modal(PickDialog("Load a game", storage.game_names(), pick))
