@@ -124,17 +124,39 @@ class Session:
             self.worker.cancel()
         return self._state.play(move)
 
-    def undo(self) -> bool:
-        """Take back the last move; against the computer, back to the human's previous turn. False when
-        there is nothing to take back."""
-        if not self._state.history:
+    def undo_plan(self, player: str) -> tuple[int, str]:
+        """What an undo asked for by ``player`` would do: (plies taken back, why it may not be done, or "").
+
+        It goes back to ``player``'s previous turn. Against the computer it is refused when a move it would
+        take back revealed a hidden piece of the computer (else Undo would be a free look at any piece); in a
+        hot-seat game it needs the other player's consent, which the caller asks for."""
+        state = self._state
+        known = _known_enemies(observe(state, player))
+        taken = []
+        while state.history and (not taken or state.player != player):
+            taken.append(state.pop())
+        try:
+            if not taken or state.player != player:
+                return 0, "nothing of yours to take back yet"
+            if self.config.vs_computer and known - _known_enemies(observe(state, player)):
+                return len(taken), "Undo would take back a move that showed you a hidden enemy piece"
+            return len(taken), ""
+        finally:
+            for move in reversed(taken):  # the same moves again: the game is exactly as it was
+                state.push(move)
+
+    def undo(self, player: str | None = None) -> bool:
+        """Take back to ``player``'s previous turn (default: the human's against the computer, the side to
+        move in a hot-seat game) when :meth:`undo_plan` allows it; False (nothing changed) otherwise."""
+        player = player or (self.humans[0] if self.config.vs_computer else self.to_move)
+        plies, why = self.undo_plan(player)
+        if not plies or why:
             return False
         if self.worker is not None:
             self.worker.cancel()
         self.resigned = None
-        self._state.pop()
-        while self._state.history and not self.is_human(self._state.player):
-            self._state.pop()  # the computer's reply goes too; if it moved first it will move again
+        for _ in range(plies):
+            self._state.pop()
         return True
 
     def resign(self, player: str) -> None:
@@ -222,3 +244,8 @@ class Session:
 
 def _text(value, default: str) -> str:
     return value if isinstance(value, str) and value else default
+
+
+def _known_enemies(obs: Observation) -> set[int]:
+    """Handles of the other side's pieces whose type ``obs`` shows (on the board or removed)."""
+    return {p.handle for p in (*obs.pieces, *obs.removed) if p.owner != obs.player and p.type is not None}

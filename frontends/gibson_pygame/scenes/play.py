@@ -208,18 +208,44 @@ class PlayScene(PositionScene):
 
     # -- commands ----------------------------------------------------------------------------------
     def undo(self) -> None:
-        """Take back (to the human's last turn against the computer)."""
-        if not self.session.undo():
-            self.message = "nothing to undo"
+        """Take back to the viewer's previous turn: against the computer when no hidden piece of the computer
+        was shown since (the button says why not); in a hot-seat game once the other player agrees."""
+        plies, why = self.session.undo_plan(self.viewer)
+        if not plies or why:
+            self.message = why
             return
+        if len(self.session.humans) > 1:
+            self.ask_consent(plies)
+            return
+        self.session.undo(self.viewer)
+        self.after_undo()
+
+    def after_undo(self) -> None:
+        """Forget the selection and the news of the plies taken back, and show the position again."""
         self.banner = None
         self.pending_handover = False
         self.select(None)
         self.seen = {p: self.session.ply for p in self.session.players}
-        if len(self.session.humans) > 1 and self.session.to_move != self.viewer:
-            self.handover()
-        else:
-            self.refresh()
+        self.refresh()
+
+    def ask_consent(self, plies: int) -> None:
+        """Hot seat: pass the screen to the other player, who allows or refuses the undo."""
+        from .handover import ConsentScene
+
+        asker = self.viewer
+        other = self.session.players[1 - self.session.players.index(asker)]
+        moves = ", ".join(self.obs.moves[-plies:])
+        question = f"{asker} asks to take back {plies} move{'s' if plies > 1 else ''} ({moves})"
+
+        def answer(allowed: bool) -> None:
+            if allowed and self.session.undo(asker):
+                self.after_undo()
+                self.message = f"{other} agreed to take back {moves}"
+            else:
+                self.message = f"{other} refused to take back {moves}"
+            self.app.switch(HandoverScene(self.app, asker, self.session.players, lambda: self.app.switch(self),
+                                          note=self.message))
+        self.app.switch(ConsentScene(self.app, other, self.session.players, question, answer))
 
     def save(self) -> None:
         """Save the game under a name."""
@@ -285,6 +311,8 @@ class PlayScene(PositionScene):
             b = Button(label, action, key=key)
             b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
             self.buttons.append(b)
+        self.undo_button = self.buttons[0]
+        self._undo_key = None
         y = 78 + 2 * 40 + 28
         extra = []
         if self.dest is not None and any(m.kind == MOVE and m.dest == self.dest and m.target is None
@@ -333,7 +361,17 @@ class PlayScene(PositionScene):
             return None
         return self.press if self._square_name(pygame.mouse.get_pos()) != self.press else None
 
+    def update_undo_button(self) -> None:
+        """Undo is enabled only when it may be done; when not, hovering it says why (worked out once a ply)."""
+        key = (self.session.ply, self.viewer)
+        if key != self._undo_key:
+            self._undo_key = key
+            plies, why = self.session.undo_plan(self.viewer)
+            self.undo_button.enabled = bool(plies) and not why
+            self.undo_button.reason = why
+
     def update(self, dt: float) -> None:
+        self.update_undo_button()
         if self.session.computer_to_move():
             self.thinking_time += dt
             self.session.start_thinking()  # it thinks while a banner is still shown
