@@ -3,6 +3,7 @@ computer (the button is disabled and says why); in a hot-seat game the other pla
 screen that shows nothing of the game."""
 
 import os
+import signal
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -86,3 +87,39 @@ def test_hot_seat_undo_asks_the_other_player(driver):
     assert session.ply == 0 and session.to_move == "blue"
     driver.click((10, 10))
     assert driver.scene is scene and scene.viewer == "blue"
+
+
+def test_a_dead_computer_process_is_restarted_and_plays_on(driver):
+    """The computer's process is killed before it is asked and again while it thinks: each time a new one
+    answers (no random stand-in move), and the player is told in plain words."""
+    config = GameConfig(VARIANT, opponent="random", seed=11, human="red")  # the computer (blue) moves first
+    session = Session.random(config, seed=11, ai_process=True)
+    try:
+        driver.open(PlayScene(driver.app, session, "red"))
+        worker = session.worker
+        for ply in (0, 2):
+            if ply:  # kill it while its second question is out (stopped first, so it cannot answer it)
+                os.kill(worker._process.pid, signal.SIGSTOP)
+                session.start_thinking()
+                assert worker.busy
+            worker._process.kill()
+            worker._process.join(10)
+            deadline = 0
+            while session.ply == ply and deadline < 200:  # each join waits for the new process's answer
+                worker.join(30)
+                driver.step()
+                deadline += 1
+            assert session.ply == ply + 1
+            scene = driver.scene
+            assert "It was restarted and the computer plays on" in scene.message
+            assert "random" not in scene.message and worker.deaths == 0
+            if ply == 0:
+                scene.message = ""
+                if scene.banner is not None:
+                    scene.banner.left = 0
+                driver.step()
+                scene.play(next(m for m in scene.obs.legal_moves if m.target is None))
+                scene.banner = None
+                assert session.ply == 2
+    finally:
+        session.close()

@@ -182,6 +182,11 @@ class Session:
             return None
         return self.worker.poll()
 
+    def worker_notice(self) -> str:
+        """What the computer's worker has to tell the player (its process was restarted), once."""
+        take = getattr(self.worker, "take_notice", None)
+        return take() if take else ""
+
     def fallback_move(self):
         """A random legal move for the computer, from its own Observation (when its agent fails)."""
         moves = self.observation(self.to_move).legal_moves

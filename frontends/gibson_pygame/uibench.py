@@ -66,7 +66,7 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
     return {"variant": variant, "agent": agent, "level": level, "size": size, "games": games,
             "worker": "process" if process else "thread",
             "computer_moves": computer_moves, "all": _stats(all_times), "thinking": _stats(thinking),
-            "failure": scene.message if "failed" in scene.message else ""}
+            "failure": scene.message if "computer" in scene.message else ""}
 
 
 def format_result(r: dict) -> str:

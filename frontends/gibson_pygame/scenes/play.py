@@ -313,7 +313,7 @@ class PlayScene(PositionScene):
             self.buttons.append(b)
         self.undo_button = self.buttons[0]
         self._undo_key = None
-        y = 78 + 2 * 40 + 28
+        y = 78 + 2 * 40 + 46  # below two lines of messages
         extra = []
         if self.dest is not None and any(m.kind == MOVE and m.dest == self.dest and m.target is None
                                          for m in self.moves_from(self.origin)):
@@ -389,9 +389,13 @@ class PlayScene(PositionScene):
         if self.session.computer_to_move():
             try:
                 move = self.session.computer_move()
-            except Exception as exc:  # the agent failed: say so, play on with a random legal move
-                self.message = f"the computer failed ({type(exc).__name__}: {exc}); it played a random move"
+            except Exception as exc:  # the agent failed for good: say so, play on with a random legal move
+                self.message = f"The computer could not choose a move ({str(exc)[:60] or type(exc).__name__}), " \
+                               "so it played a random one."
                 move = self.session.fallback_move()
+            notice = self.session.worker_notice()
+            if notice:
+                self.message = notice
             if move is not None:
                 self.session.play(move)
                 self.thinking_time = 0.0
@@ -440,7 +444,8 @@ class PlayScene(PositionScene):
         theme.blit_text(surface, f"{status}   (ply {self.obs.ply})", (x + 22, 52), 20, anchor="midleft")
         y = 78 + 2 * 40 + 4
         prompt = self.message or self._prompt()
-        theme.blit_text(surface, prompt, (x, y), 18, theme.BAD if self.message else theme.TEXT_DIM)
+        theme.blit_wrapped(surface, prompt, pygame.Rect(x, y, p.width - 24, 40), 18,
+                           theme.BAD if self.message else theme.TEXT_DIM)
 
     def _prompt(self) -> str:
         if not self.my_turn:
