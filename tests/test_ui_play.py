@@ -233,6 +233,12 @@ def test_resign_shows_the_full_reveal(driver):
     session = attack_session()
     driver.open(PlayScene(driver.app, session, "blue"))
     driver.click_button("Resign")
+    dialog = driver.scene.modal
+    assert dialog is not None and dialog.title == "Resign?"  # asked first
+    driver.click(dialog.no.rect.center)
+    assert driver.scene.modal is None and session.result() is None
+    driver.click_button("Resign")
+    driver.click(driver.scene.modal.yes.rect.center)
     assert isinstance(driver.scene, GameOverScene)
     assert session.result() == ("red", "blue resigned")
     driver.step()
@@ -269,3 +275,20 @@ def test_launcher_options_reach_the_game(driver):
     assert isinstance(scene, PlayScene) and scene.viewer == "red"
     assert scene.variant.options["ply-limit"] == 1900 and scene.variant.options["no-win-draw"] is False
     assert scene.session.ply >= 1  # the computer (blue) moved first
+
+
+def test_leaving_an_unsaved_game_asks_first(driver):
+    session = attack_session()
+    driver.open(PlayScene(driver.app, session, "blue"))
+    driver.click_square("a1")
+    driver.click_square("a2")
+    driver.step(2)
+    driver.click_button("Menu")
+    dialog = driver.scene.modal
+    assert isinstance(driver.scene, PlayScene) and dialog.title == "Leave this game?"
+    driver.key(pygame.K_n)
+    assert driver.scene.modal is None and isinstance(driver.scene, PlayScene)
+    driver.click_button("Save")
+    driver.key(pygame.K_RETURN)
+    driver.click_button("Menu")  # just saved: nothing to lose, no question
+    assert isinstance(driver.scene, LauncherScene)

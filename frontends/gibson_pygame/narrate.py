@@ -48,14 +48,38 @@ def describe(event, variant) -> str | None:
     return None
 
 
-def result_text(winner: str, reason: str) -> str:
-    """The end of a game in words."""
-    return f"Drawn: {reason}" if winner == "draw" else f"{winner} wins: {reason}"
+def result_text(winner: str | None, reason: str) -> str:
+    """The end of a game in words (``winner`` None, or the older "draw", for a draw)."""
+    return f"Drawn: {reason}" if winner in (None, "draw") else f"{winner} wins: {reason}"
 
 
 def notable(events) -> bool:
     """True when a ply's events deserve a reveal banner (an attack, a removal, an action, a token, the end)."""
     return any(isinstance(e, ev.Attacked | ev.Removed | ev.Acted | ev.TokenMoved | ev.GameOver) for e in events)
+
+
+def quiet_fights(events, players: tuple) -> list[Clash]:
+    """The attacks of a ply after which both pieces stayed where they were (nothing removed or driven back
+    from either square)."""
+    touched = {e.square for e in events if isinstance(e, ev.Removed)} | \
+              {e.origin for e in events if isinstance(e, ev.Retreated)}
+    return [c for c in clashes(events, players) if c.origin not in touched and c.target not in touched]
+
+
+def nothing_happens(variant, clash: Clash) -> str:
+    """Why a fight changed nothing, in the rules' words: both pieces are known once they fought, so the
+    reason is worked out from that public knowledge alone (the two pieces where they stood)."""
+    from gibson_core import GameState, GibsonError
+
+    (attacker, a_type), (defender, d_type) = clash.attacker, clash.defender
+    try:
+        state = GameState.from_position(variant, {clash.origin: f"{attacker} {a_type}",
+                                                  clash.target: f"{defender} {d_type}"}, attacker)
+        index = variant.grid.index
+        reason = state.resolve(state.board[index[clash.origin]], state.board[index[clash.target]]).reason
+    except (GibsonError, KeyError, ValueError):
+        reason = ""
+    return f"nothing happens: {reason}" if reason else "nothing happens: neither piece is harmed"
 
 
 def clashes(events, players: tuple) -> list[Clash]:

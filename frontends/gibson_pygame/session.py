@@ -73,6 +73,7 @@ class Session:
         self.humans = config.humans(self.variant)
         self.worker = config.make_worker(sync_ai, ai_process)
         self.resigned: tuple[str, str] | None = None
+        self.saved_ply: int | None = None  # the ply at which the game was last saved or loaded
 
     # -- reading -----------------------------------------------------------------------------------
     @property
@@ -213,6 +214,7 @@ class Session:
         player record against the computer (nobody's in a hot-seat game). OSError when it cannot be written."""
         view_of = self.humans[0] if self.config.vs_computer else None
         write_save(path, self.record(), self.seats(), view_of, self._state)
+        self.saved_ply = self.ply
 
     @classmethod
     def load(cls, path, config: GameConfig | None = None, sync_ai: bool = False, ai_process: bool = False) -> Session:
@@ -232,7 +234,9 @@ class Session:
         else:
             cfg = GameConfig(record.variant, options)
         try:
-            return cls(cfg, record.setups, state, sync_ai, ai_process)
+            session = cls(cfg, record.setups, state, sync_ai, ai_process)
+            session.saved_ply = session.ply
+            return session
         except ValueError as exc:  # an agent that is no longer installed, or a level it lacks
             raise RecordError(f"saved game cannot resume: {str(exc)[:120]}") from None
 

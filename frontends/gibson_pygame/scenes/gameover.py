@@ -16,7 +16,6 @@ class GameOverScene(PositionScene):
     def __init__(self, app, session, viewer: str):
         super().__init__(app, session, ALL)
         self.seat = viewer
-        self.message = ""
 
     def play_again(self) -> None:
         """New set-ups, same game and opponent."""
@@ -56,9 +55,10 @@ class GameOverScene(PositionScene):
         theme.blit_text(surface, "Game over", (x, 12), 30, theme.ACCENT, True)
         if result:
             winner, reason = result
-            col = theme.TEXT if winner == "draw" else theme.player_color(self.variant.players, winner)
+            col = theme.TEXT if winner in (None, "draw") else theme.player_color(self.variant.players, winner)
             theme.blit_wrapped(surface, result_text(winner, reason), pygame.Rect(x, 48, p.width - 24, 66), 22, col)
-        theme.blit_text(surface, self.message or "every piece revealed", (x, 166), 18, theme.TEXT_DIM)
+        theme.blit_fit(surface, self.message or "every piece revealed", (x, 166), 18, p.width - 24,
+                       theme.BAD if self.message and self.message_bad else theme.TEXT_DIM, anchor="topleft")
         self.draw_panel(surface, 192)
         if self.modal is None:
             self.draw_hover(surface)

@@ -13,9 +13,9 @@ from gibson_core.moves import ILLUMINATE, MOVE
 
 from .. import storage, theme
 from ..board import draw_piece
-from ..narrate import clashes, describe, error_line, notable
+from ..narrate import clashes, describe, error_line, notable, nothing_happens, quiet_fights, result_text
 from ..valuetable import ValueTableDialog
-from ..widgets import Button, NameDialog, PickDialog
+from ..widgets import Button, ConfirmDialog, NameDialog, PickDialog
 from .handover import HandoverScene
 from .position import PositionScene
 
@@ -60,10 +60,10 @@ def save_game_dialog(scene, default: str) -> None:
     def done(name: str) -> None:
         try:
             scene.session.save(storage.game_path(name))
-            scene.message = f"game saved as {name}"
+            scene.say(f"game saved as {name}", bad=False)
         except (GibsonError, OSError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
-            scene.message = f"could not save: {reason}"[:90]
+            scene.say(f"could not save: {reason}"[:90])
     scene.open_modal(NameDialog("Save game as", default, done))
 
 
@@ -92,7 +92,6 @@ class PlayScene(PositionScene):
         self.pending_handover = False
         self.origin: str | None = None
         self.dest: str | None = None
-        self.message = ""
         self.thinking_time = 0.0
         self.press: str | None = None  # where the mouse went down on a movable piece
 
@@ -182,7 +181,7 @@ class PlayScene(PositionScene):
         try:
             self.session.play(move)
         except (GibsonError, ValueError) as exc:
-            self.message = str(exc)
+            self.say(str(exc))
             return
         self.message = ""
         self.select(None)
@@ -202,9 +201,13 @@ class PlayScene(PositionScene):
         self.seen[self.viewer] = len(self.obs.events)
         if not any(notable(evs) for evs in fresh):
             return
-        fights = [clash for evs in fresh for clash in clashes(evs, self.variant.players)]
-        lines = [text for evs in fresh for e in evs if (text := describe(e, self.variant))]
-        self.banner = Banner(lines[-6:], fights)
+        players = self.variant.players
+        fights = [clash for evs in fresh for clash in clashes(evs, players)]
+        lines = []
+        for evs in fresh:
+            lines += [text for e in evs if (text := describe(e, self.variant))]
+            lines += [nothing_happens(self.variant, clash) for clash in quiet_fights(evs, players)]
+        self.banner = Banner(list(dict.fromkeys(lines))[-6:], fights)  # the same text never twice
 
     # -- commands ----------------------------------------------------------------------------------
     def undo(self) -> None:
@@ -212,7 +215,7 @@ class PlayScene(PositionScene):
         was shown since (the button says why not); in a hot-seat game once the other player agrees."""
         plies, why = self.session.undo_plan(self.viewer)
         if not plies or why:
-            self.message = why
+            self.say(why)
             return
         if len(self.session.humans) > 1:
             self.ask_consent(plies)
@@ -240,9 +243,9 @@ class PlayScene(PositionScene):
         def answer(allowed: bool) -> None:
             if allowed and self.session.undo(asker):
                 self.after_undo()
-                self.message = f"{other} agreed to take back {moves}"
+                self.say(f"{other} agreed to take back {moves}", bad=False)
             else:
-                self.message = f"{other} refused to take back {moves}"
+                self.say(f"{other} refused to take back {moves}")
             self.app.switch(HandoverScene(self.app, asker, self.session.players, lambda: self.app.switch(self),
                                           note=self.message))
         self.app.switch(ConsentScene(self.app, other, self.session.players, question, answer))
@@ -260,15 +263,26 @@ class PlayScene(PositionScene):
             try:
                 session = Session.load(path, self.session.config, self.app.sync_ai, self.app.ai_process)
             except (GibsonError, OSError) as exc:
-                self.message = f"cannot load {name}: {error_line(exc, path)}"
+                self.say(f"cannot load {name}: {error_line(exc, path)}")
                 return
-            PlayScene.begin(self.app, session)
+            self.leave(lambda: PlayScene.begin(self.app, session), session.close)
         self.open_modal(PickDialog("Load a game", storage.game_names(), pick))
 
+    def leave(self, go, stay=None) -> None:
+        """Leave this game for ``go`` once the player confirms (at once when it is over or just saved)."""
+        if self.session.result() is not None or self.session.saved_ply == self.session.ply:
+            go()
+            return
+        self.open_modal(ConfirmDialog("Leave this game?", "The moves since it was last saved will be lost.", go,
+                                      yes="Leave", no="Stay", on_no=stay))
+
     def resign(self) -> None:
-        """Give up the game."""
-        self.session.resign(self.viewer)
-        self.game_over()
+        """Give up the game, once the player confirms."""
+        def really() -> None:
+            self.session.resign(self.viewer)
+            self.game_over()
+        self.open_modal(ConfirmDialog("Resign?", f"{self.viewer} gives up the game; it cannot be taken back.",
+                                      really, yes="Resign", no="Play on"))
 
     def show_table(self) -> None:
         """The value table overlay."""
@@ -278,9 +292,11 @@ class PlayScene(PositionScene):
         """Back to the launcher."""
         from .launcher import LauncherScene
 
-        if self.session.worker is not None:
-            self.session.worker.cancel()
-        self.app.switch(LauncherScene(self.app, self.session.config))
+        def go() -> None:
+            if self.session.worker is not None:
+                self.session.worker.cancel()
+            self.app.switch(LauncherScene(self.app, self.session.config))
+        self.leave(go)
 
     def handover(self) -> None:
         """Hide the board and pass the screen to the side to move."""
@@ -390,12 +406,12 @@ class PlayScene(PositionScene):
             try:
                 move = self.session.computer_move()
             except Exception as exc:  # the agent failed for good: say so, play on with a random legal move
-                self.message = f"The computer could not choose a move ({str(exc)[:60] or type(exc).__name__}), " \
-                               "so it played a random one."
+                self.say(f"The computer could not choose a move ({str(exc)[:60] or type(exc).__name__}), "
+                         "so it played a random one.")
                 move = self.session.fallback_move()
             notice = self.session.worker_notice()
             if notice:
-                self.message = notice
+                self.say(notice)
             if move is not None:
                 self.session.play(move)
                 self.thinking_time = 0.0
@@ -433,19 +449,27 @@ class PlayScene(PositionScene):
         theme.blit_text(surface, self.variant.title, (x, 12), 26, theme.TEXT, True)
         mover = self.obs.to_move
         col = theme.player_color(self.variant.players, mover)
-        if self.my_turn:
-            status = f"Your move, {mover}"
-        elif self.session.computer_to_move():
-            dots = "." * (1 + int(self.thinking_time * 3) % 3)
-            status = f"{mover} is thinking{dots}"
-        else:
-            status = f"{mover} to move"
+        status = self.status_text()
+        if self.session.result() is not None:
+            col = theme.ACCENT
         pygame.draw.circle(surface, col, (x + 8, 52), 8)
-        theme.blit_text(surface, f"{status}   (ply {self.obs.ply})", (x + 22, 52), 20, anchor="midleft")
+        theme.blit_fit(surface, f"{status}   (ply {self.obs.ply})", (x + 22, 52), 20, p.width - 40, anchor="midleft")
         y = 78 + 2 * 40 + 4
         prompt = self.message or self._prompt()
         theme.blit_wrapped(surface, prompt, pygame.Rect(x, y, p.width - 24, 40), 18,
-                           theme.BAD if self.message else theme.TEXT_DIM)
+                           theme.BAD if self.message and self.message_bad else theme.TEXT_DIM)
+
+    def status_text(self) -> str:
+        """Whose turn it is, who is thinking, or that the game is over (and how)."""
+        result = self.session.result()
+        mover = self.obs.to_move
+        if result is not None:
+            return f"Game over: {result_text(*result)}"
+        if self.my_turn:
+            return f"Your move, {mover}"
+        if self.session.computer_to_move():
+            return f"{mover} is thinking" + "." * (1 + int(self.thinking_time * 3) % 3)
+        return f"{mover} to move"
 
     def _prompt(self) -> str:
         if not self.my_turn:

@@ -1,0 +1,56 @@
+"""How the window feels: fights that change nothing say why, banners never repeat a line, the status line
+says when the game is over, lost pieces are grouped into readable icons."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+from gibson_pygame.scenes.play import PlayScene  # noqa: E402
+from gibson_pygame.session import GameConfig, Session  # noqa: E402
+from gibson_pygame.testing import UIDriver  # noqa: E402
+
+from gibson_core import GameState, load_variant  # noqa: E402
+
+VARIANT = "tri-tactics"
+SHOTS = "/tmp/uifeel"
+
+
+@pytest.fixture
+def driver(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    return UIDriver()
+
+
+def hot_seat(position: dict, to_move: str = "blue") -> Session:
+    state = GameState.from_position(load_variant(VARIANT), position, to_move)
+    return Session(GameConfig(VARIANT, opponent="friend"), {}, state)
+
+
+def shot(driver, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    pygame.image.save(driver.app.screen, f"{SHOTS}/{name}.png")
+
+
+def test_a_fight_that_changes_nothing_says_why(driver):
+    session = hot_seat({"a5": "blue SL", "a7": "red Car", "l1": "blue Bn", "l12": "red Bn"})
+    driver.open(PlayScene(driver.app, session, "blue"))
+    driver.click_square("a5")
+    driver.click_square("a6")
+    driver.click_square("a7")
+    lines = driver.scene.banner.lines
+    assert "nothing happens: Searchlight and Aircraft Carrier do not interact" in lines
+    assert len(lines) == len(set(lines))
+    shot(driver, "quiet-fight")
+
+
+def test_the_status_line_says_the_game_is_over(driver):
+    session = hot_seat({"f11": "blue Bn", "a1": "blue Bde", "l12": "red Bn"})
+    driver.open(PlayScene(driver.app, session, "blue"))
+    driver.click_square("f11")
+    driver.click_square("f12")
+    scene = driver.scene
+    assert scene.banner is not None and session.result()[0] == "blue"
+    assert scene.status_text().startswith("Game over: blue wins")
