@@ -54,3 +54,25 @@ def test_the_status_line_says_the_game_is_over(driver):
     scene = driver.scene
     assert scene.banner is not None and session.result()[0] == "blue"
     assert scene.status_text().startswith("Game over: blue wins")
+
+
+@pytest.mark.parametrize("name", ["tri-tactics", "lattaque"])
+def test_random_setup_is_sensible_and_shuffle_is_uniform(driver, name):
+    from gibson_pygame.scenes.setup import start_game
+
+    variant = load_variant(name)
+    start_game(driver.app, GameConfig(name, opponent="random", seed=7))
+    driver.step()
+    scene = driver.scene
+    index = variant.grid.index
+    driver.click_button("Random")
+    assert driver.button("Start").enabled
+    for square, tid in scene.setup.items():  # every piece in its own element
+        t = variant.type_index[tid]
+        native = variant.types[t].element
+        assert native is None or variant.elements[t][index[square]] == native, (tid, square)
+    front = max(sq // variant.grid.files for sq in variant.setup_squares["blue"])
+    vital = [sq for sq, tid in scene.setup.items() if tid == "Flag"]
+    assert all(index[sq] // variant.grid.files < front for sq in vital)  # the Flag is never in the front row
+    driver.click_button("Shuffle")
+    assert driver.button("Start").enabled and scene.setup

@@ -97,7 +97,15 @@ class SetupScene(Scene):
         return {names[sq] for sq in self.allowed}
 
     def randomise(self) -> None:
-        """A random legal set-up."""
+        """A sensible random set-up, made the way the computer sets up (pieces in their element, the Flag and
+        other vital pieces screened): the AI package's ``planned_setup``."""
+        from gibson_core.ai.heuristic import planned_setup
+
+        self.setup = planned_setup(self.variant, self.player, self.rng)
+        self.held = None
+
+    def shuffle(self) -> None:
+        """A uniformly random legal set-up (any piece on any allowed square)."""
         self.setup = random_setup(self.variant, self.player, self.rng)
         self.held = None
 
@@ -153,8 +161,8 @@ class SetupScene(Scene):
         self.view.fit(pygame.Rect(10, 10, w - PANEL_WIDTH - 20, h - 20))
         px = w - PANEL_WIDTH + 10
         bw = (PANEL_WIDTH - 30) // 2
-        specs = [("Random", self.randomise, pygame.K_r), ("Clear", self.clear, None), ("Save", self.save, None),
-                 ("Load", self.load, None), ("Back", self.back, pygame.K_ESCAPE)]
+        specs = [("Random", self.randomise, pygame.K_r), ("Shuffle", self.shuffle, None), ("Clear", self.clear, None),
+                 ("Save", self.save, None), ("Load", self.load, None), ("Back", self.back, pygame.K_ESCAPE)]
         self.buttons = []
         for i, (label, action, key) in enumerate(specs):
             b = Button(label, action, key=key)
