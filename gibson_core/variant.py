@@ -17,7 +17,7 @@ import attrs
 from . import combat
 from .errors import NotationError, Problem, VariantError
 from .grid import Grid
-from .pieces import ATTACK_PATTERNS, MOVE_KINDS, Movement, PieceType
+from .pieces import ATTACK_PATTERNS, EMBLEMS, MOVE_KINDS, Movement, PieceType
 from .terrain import TerrainKind
 from .yamlfile import YamlDoc, format_path, read_yaml
 
@@ -29,7 +29,7 @@ TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain",
                   "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename",
                   "flags", "counts")
 PIECE_KEYS = ("id", "name", "count", "service", "element", "tags", "value", "number", "move", "attack",
-              "confined_to", "effects", "actions", "color", "description")
+              "confined_to", "effects", "actions", "color", "description", "emblem")
 
 
 @attrs.frozen
@@ -426,13 +426,18 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             chk.add(path + ("value",), f"expected a number, got {value!r}")
             value = None
+        emblem = spec.get("emblem", sdata.get("emblem", ""))
+        if emblem not in ("", *EMBLEMS):
+            where = path + ("emblem",) if "emblem" in spec else ("services", service, "emblem")
+            chk.add(where, f"unknown emblem {str(emblem)[:40]!r} (emblems: {', '.join(EMBLEMS)})")
+            emblem = ""
         index[pid] = len(types)
         types.append(PieceType(
             id=pid, name=pname, count=count, service=service, element=spec.get("element"),
             tags=frozenset(tags), value=value, number=spec.get("number"), movement=movement, attack=attack,
             confined_to=confined, effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
             color=str(spec.get("color") or sdata.get("color") or "#888888"),
-            description=str(spec.get("description", "")),
+            description=str(spec.get("description", "")), emblem=emblem,
         ))
     if not types and pieces is not None:
         chk.add(("pieces",), "a variant needs at least one piece type")

@@ -76,3 +76,26 @@ def test_random_setup_is_sensible_and_shuffle_is_uniform(driver, name):
     assert all(index[sq] // variant.grid.files < front for sq in vital)  # the Flag is never in the front row
     driver.click_button("Shuffle")
     assert driver.button("Start").enabled and scene.setup
+
+
+def test_every_shipped_piece_has_an_emblem_the_window_draws():
+    from gibson_pygame.emblems import emblem_names, emblem_surface
+
+    from gibson_core import variant_names
+
+    for name in variant_names():
+        for t in load_variant(name).types:
+            assert t.emblem in emblem_names(), (name, t.id)
+    for emblem in emblem_names():
+        img = emblem_surface(emblem, (40, 40), (255, 255, 255))
+        covered = sum(img.get_at((x, y)).a > 128 for x in range(40) for y in range(40))
+        assert 100 < covered < 1300, emblem  # a shape, neither empty nor a filled square
+
+
+def test_an_unknown_emblem_is_refused(tmp_path):
+    from conftest import refused
+
+    from gibson_core.plugins import variant_specs
+
+    err, _text = refused(tmp_path, variant_specs()["lattaque"].path, "emblem: spy}", "emblem: ninja}")
+    assert "unknown emblem 'ninja'" in str(err) and "emblem" in str(err)

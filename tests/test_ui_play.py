@@ -156,7 +156,7 @@ def test_attack_shows_the_reveal_and_the_reason(driver):
     icons = scene.banner.icons
     assert [tid for _rect, tid in icons] == ["Army", "Bn"]
     for rect, tid in icons:
-        assert driver.pixel((rect.left + rect.width // 5, rect.top + rect.height // 5)) == face(scene.variant, tid)
+        assert driver.pixel((rect.left + rect.width // 6, rect.top + rect.height // 2)) == face(scene.variant, tid)
     assert any(p.type == "Bn" for p in scene.obs.removed)
     # the banner goes after a click, then the computer replies
     driver.click(scene.view.rect.center)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import pygame
 
 from . import theme
+from .emblems import draw_emblem
 
 
 def home_at_top(variant, player: str | None) -> bool:
@@ -394,17 +395,51 @@ def _paint_piece(surface: pygame.Surface, variant, rect: pygame.Rect, owner: str
                          border_radius=radius)
         pygame.draw.rect(surface, rim, rect, border, border_radius=radius)
         return
-    face = theme.color(variant.type_of(tid).color)
+    ptype = variant.type_of(tid)
+    face = theme.color(ptype.color)
     pygame.draw.rect(surface, face, rect, border_radius=radius)
     pygame.draw.rect(surface, rim, rect, border, border_radius=radius)
-    size = int(rect.height * (0.46 if len(tid) <= 3 else 0.36))
-    img = theme.text(tid, size, tuple(theme.readable_on(face)), True)
-    if img.get_width() > rect.width - 2 * border:
-        img = pygame.transform.smoothscale(img, (rect.width - 2 * border, img.get_height()))
-    surface.blit(img, img.get_rect(center=rect.center))
+    ink = theme.readable_on(face)
+    halo = pygame.Color("#111111") if ink.r > 128 else pygame.Color("#f4f4f0")
+    inner = rect.inflate(-2 * border, -2 * border)
+    rank = piece_rank(ptype)
+    if rect.width >= 36:  # emblem above, id below, rank in the top-left corner
+        band = int(inner.height * 0.34)
+        art = pygame.Rect(inner.left, inner.top + 1, inner.width, inner.height - band)
+        draw_emblem(surface, ptype.emblem, art.inflate(-art.width // 8, 0), theme.mix(ink, face, 0.15))
+        _label(surface, tid, pygame.Rect(inner.left, inner.bottom - band - 1, inner.width, band), ink, halo)
+        if rank:
+            size = max(12, int(rect.height * 0.3))
+            _label(surface, rank, pygame.Rect(inner.left, inner.top, inner.width // 2, size), ink, halo,
+                   align="topleft")
+    else:  # small: the emblem faint behind the rank (or the id) as large as it fits
+        draw_emblem(surface, ptype.emblem, inner.inflate(-2, -2), theme.mix(ink, face, 0.6))
+        _label(surface, rank or tid, inner, ink, halo)
     if mark:
         r = max(3, rect.width // 9)
         c = (rect.right - r - 1, rect.top + r + 1)
         pygame.draw.circle(surface, pygame.Color("#fff4c2"), c, r)
         pygame.draw.circle(surface, theme.WALL, c, r, 1)
         pygame.draw.circle(surface, theme.WALL, c, max(1, r // 2))
+
+
+def piece_rank(ptype) -> str:
+    """The rank a piece shows in its corner: its ``number``, else its ``value`` ("" when it has neither)."""
+    value = ptype.number if ptype.number is not None else ptype.value
+    if value is None or isinstance(value, bool):
+        return ""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _label(surface: pygame.Surface, value: str, box: pygame.Rect, fg, halo, align: str = "center") -> None:
+    """Bold text as large as ``box`` allows (the font shrinks, the letters are never squashed), with a
+    one-pixel halo so it reads over the emblem and any face colour."""
+    size = max(8, box.height)
+    while size > 8 and theme.font(size, True).size(value)[0] > box.width:
+        size -= 1
+    img = theme.text(value, size, tuple(fg), True)
+    shade = theme.text(value, size, tuple(halo), True)
+    rect = img.get_rect(**{align: getattr(box, align)})
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        surface.blit(shade, rect.move(dx, dy))
+    surface.blit(img, rect)
