@@ -99,3 +99,117 @@ def test_an_unknown_emblem_is_refused(tmp_path):
 
     err, _text = refused(tmp_path, variant_specs()["lattaque"].path, "emblem: spy}", "emblem: ninja}")
     assert "unknown emblem 'ninja'" in str(err) and "emblem" in str(err)
+
+
+def test_pieces_slide_and_fights_flash_without_holding_up_input(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    driver = UIDriver(animate=True)
+    variant = load_variant(VARIANT)
+    state = GameState.from_position(variant, {"a1": "blue Bn", "l12": "red Bn"}, "blue")
+    session = Session(GameConfig(VARIANT, opponent="random", seed=3), {}, state, sync_ai=True)
+    driver.open(PlayScene(driver.app, session, "blue"))
+    scene = driver.scene
+    driver.click_square("a1")
+    driver.click_square("a2")
+    assert session.ply == 2  # the move is made at once and the computer has replied; only the picture follows
+    slide = scene.anim.slides[0]
+    assert scene.view.grid.names[slide.dest] == "a2"
+    driver.step(1, dt=slide.duration / 2 - slide.t)
+    mid = scene.view.square_rect(slide.origin).union(scene.view.square_rect(slide.dest)).center
+    land = variant.kind_of(variant.grid.index["a1"])
+    assert driver.pixel(mid) not in (pygame.Color(land.color), pygame.Color(land.stroke))  # a piece in between
+    shot(driver, "slide-half-way")
+    driver.step(1, dt=slide.duration)
+    assert not scene.anim.slides
+    assert driver.app.sounds.played[-1] == "move" or not driver.app.sounds.available
+
+
+def test_the_fight_banner_runs_the_pieces_together(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    driver = UIDriver(animate=True)
+    session = hot_seat({"j2": "blue Army", "j4": "red Bn", "l12": "red Bn", "a1": "blue Bn"})
+    driver.open(PlayScene(driver.app, session, "blue"))
+    scene = driver.scene
+    driver.click_square("j2")
+    driver.click_square("j3")
+    driver.click_square("j4")
+    assert scene.banner.clash > 0 and any(f.kind == "fight" for f in scene.anim.flashes)
+    driver.step(1, dt=0.05)
+    early = [rect.center for rect, _tid in scene.banner.icons]
+    shot(driver, "fight-clash")
+    driver.step(1, dt=0.5)
+    late = [rect.center for rect, _tid in scene.banner.icons]
+    assert late[1][0] - late[0][0] < early[1][0] - early[0][0]  # closer together once they have met
+    if driver.app.sounds.available:
+        assert driver.app.sounds.played[-1] == "fight"
+
+
+def test_settings_are_saved_in_the_gibson_folder_and_survive_a_bad_file(tmp_path, monkeypatch):
+    from gibson_pygame import theme
+    from gibson_pygame.scenes.launcher import LauncherScene
+    from gibson_pygame.settings import Settings
+
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    driver = UIDriver()
+    driver.open(LauncherScene(driver.app))
+    driver.key(pygame.K_F2)
+    dialog = driver.scene.modal
+    assert dialog.title == "Settings"
+    driver.click(next(b for b in dialog.speeds if b.label == "slow").rect.center)
+    driver.click(dialog.sound.rect.center)
+    driver.click(driver.scene.modal.volume.minus.rect.center)
+    driver.click(driver.scene.modal.palette.rect.center)
+    shot(driver, "settings")
+    assert theme.palette == "colour-blind"
+    saved = Settings.load()
+    assert (saved.animation, saved.sound, saved.volume, saved.palette) == ("slow", False, 60, "colour-blind")
+    driver.key(pygame.K_F2)
+    assert driver.scene.modal is None
+    driver.click_button("lattaque")
+    driver.click_button("Computer: heuristic")
+    driver.click_button("Start")
+    again = Settings.load()
+    assert (again.variant, again.opponent) == ("lattaque", "heuristic")
+    assert LauncherScene(driver.app).config.variant == "lattaque"  # the launcher opens where it was left
+    theme.set_palette("standard")
+    (tmp_path / "settings.json").write_text('{"volume": "loud", "animation": "fast", "sound": [')
+    assert Settings.load() == Settings() and Settings.load().problems
+    (tmp_path / "settings.json").write_text('{"volume": 500, "animation": "fast"}')
+    odd = Settings.load()
+    assert odd.animation == "fast" and odd.volume == 70 and odd.problems == ["setting 'volume' ignored"]
+
+
+def test_sound_is_synthesized_muted_on_request_and_silent_without_a_device(monkeypatch):
+    from gibson_pygame.settings import Settings
+    from gibson_pygame.sound import Sounds, synthesize
+
+    effects = synthesize()
+    assert set(effects) == {"move", "fight", "blast", "win"}
+    assert all(max(abs(x) for x in samples) <= 1.0 and len(samples) > 500 for samples in effects.values())
+    settings = Settings(sound=False)
+    assert not Sounds(settings).play("fight")  # muted
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+
+    def no_device(*_args, **_kwargs):
+        raise pygame.error("no audio device")
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    silent = Sounds(Settings())
+    assert not silent.available and not silent.play("win")
+
+
+def test_the_colour_blind_palette_changes_sides_and_marks_targets(driver):
+    from gibson_pygame import theme
+
+    session = hot_seat({"j2": "blue Army", "j4": "red Bn", "l12": "red Bn", "a1": "blue Bn"})
+    try:
+        theme.set_palette("colour-blind")
+        driver.open(PlayScene(driver.app, session, "blue"))
+        driver.click_square("j2")
+        driver.click_square("j3")
+        shot(driver, "colour-blind")
+        assert theme.player_color(session.players, "red") == pygame.Color("#e69f00")
+        centre = driver.square_center("j4")
+        rad = int(driver.scene.view.cell * 0.38)
+        assert driver.pixel((centre[0], centre[1] - rad)) == theme.TEXT  # the crosshair, not only a colour
+    finally:
+        theme.set_palette("standard")

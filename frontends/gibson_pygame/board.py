@@ -84,7 +84,7 @@ class BoardView:
     # -- static layer ------------------------------------------------------------------------------
     def draw_board(self, surface: pygame.Surface, zones: bool = True) -> None:
         """Terrain, overlays, zones, walls and labels (cached between frames of the same size)."""
-        key = (tuple(self.rect), self.cell, self.flipped, zones, surface.get_size())
+        key = (tuple(self.rect), self.cell, self.flipped, zones, surface.get_size(), theme.palette)
         if self._static is None or self._static_key != key:
             full = pygame.Surface(surface.get_size())
             full.fill(theme.BACKGROUND)
@@ -290,6 +290,16 @@ class BoardView:
         for sq in squares:
             pygame.draw.rect(surface, col, self.square_rect(sq).inflate(-w, -w), w, border_radius=w)
 
+    def crosshairs(self, surface: pygame.Surface, squares: Iterable[int], col) -> None:
+        """A target mark on squares (attack targets): a shape as well as a colour, for any colour vision."""
+        for sq in squares:
+            r = self.square_rect(sq)
+            c, rad, w = r.center, int(self.cell * 0.38), max(2, self.cell // 18)
+            pygame.draw.circle(surface, col, c, rad, w)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                pygame.draw.line(surface, col, (c[0] + dx * rad * 0.55, c[1] + dy * rad * 0.55),
+                                 (c[0] + dx * rad * 1.2, c[1] + dy * rad * 1.2), w)
+
     def dots(self, surface: pygame.Surface, squares: Iterable[int], col) -> None:
         """A dot in the middle of each square (legal destinations)."""
         radius = max(3, self.cell // 7)
@@ -370,7 +380,7 @@ def draw_piece(surface: pygame.Surface, variant, rect: pygame.Rect, piece, viewe
     owner = piece.owner if piece is not None else (viewer or variant.players[0])
     tid = type_id if type_id is not None else (piece.type if piece is not None else None)
     mark = bool(piece is not None and piece.revealed and viewer is not None and piece.owner != viewer and tid)
-    key = (variant.name, id(variant), tid, owner, rect.size, mark)
+    key = (variant.name, id(variant), tid, owner, rect.size, mark, theme.palette)
     sprite = _SPRITES.get(key)
     if sprite is None:
         if len(_SPRITES) > 4000:

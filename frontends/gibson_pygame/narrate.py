@@ -53,6 +53,18 @@ def result_text(winner: str | None, reason: str) -> str:
     return f"Drawn: {reason}" if winner in (None, "draw") else f"{winner} wins: {reason}"
 
 
+def sound_for(events) -> str:
+    """The sound effect of a ply: ``win`` when it ended the game, ``fight`` for an attack, ``blast`` for
+    something destroyed without one (a Mine, a gun), else ``move``."""
+    if any(isinstance(e, ev.GameOver) for e in events):
+        return "win"
+    if any(isinstance(e, ev.Attacked) for e in events):
+        return "fight"
+    if any(isinstance(e, ev.Removed) for e in events):
+        return "blast"
+    return "move"
+
+
 def notable(events) -> bool:
     """True when a ply's events deserve a reveal banner (an attack, a removal, an action, a token, the end)."""
     return any(isinstance(e, ev.Attacked | ev.Removed | ev.Acted | ev.TokenMoved | ev.GameOver) for e in events)

@@ -20,8 +20,8 @@ from .app import App  # noqa: E402
 class UIDriver:
     """Posts mouse and key events and steps the app loop with a fixed frame time."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 800)):
-        self.app = App(size, sync_ai=True)
+    def __init__(self, size: tuple[int, int] = (1280, 800), animate: bool = False):
+        self.app = App(size, sync_ai=True, animate=animate)  # animations off unless a test is about them
 
     @property
     def scene(self):

@@ -33,6 +33,7 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
     from .session import GameConfig, Session
 
     app = App(size, ai_process=process)
+    app.settings.animation = "normal"  # measured with the animations running, whatever the user chose
     agent = agent or agent_names()[-1]
     rng = random.Random(seed)
     all_times, thinking, computer_moves, games = [], [], 0, 0

@@ -72,14 +72,18 @@ class Toggle(Button):
 class Stepper:
     """A whole-number option with - and + buttons."""
 
-    def __init__(self, label: str, value: int, on_change: Callable[[int], None], step: int = 100, low: int = 0):
+    def __init__(self, label: str, value: int, on_change: Callable[[int], None], step: int = 100, low: int = 0,
+                 high: int | None = None, zero: str = "off"):
         self.label, self.value, self.on_change, self.step, self.low = label, int(value), on_change, step, low
+        self.high, self.zero = high, zero
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.minus = Button("-", lambda: self._add(-self.step))
         self.plus = Button("+", lambda: self._add(self.step))
 
     def _add(self, delta: int) -> None:
         self.value = max(self.low, self.value + delta)
+        if self.high is not None:
+            self.value = min(self.high, self.value)
         self.on_change(self.value)
 
     def place(self, rect: pygame.Rect) -> None:
@@ -95,7 +99,7 @@ class Stepper:
 
     def draw(self, surface: pygame.Surface) -> None:
         """Label, value and buttons."""
-        value = str(self.value) if self.value else "off"
+        value = str(self.value) if self.value else self.zero
         theme.blit_text(surface, f"{self.label}: {value}", (self.rect.left, self.rect.centery),
                         max(14, min(22, self.rect.height - 10)), anchor="midleft")
         self.minus.draw(surface)

@@ -24,7 +24,7 @@ class LauncherScene(Scene):
         super().__init__(app)
         self.names = variant_names()
         self.errors: dict[str, str] = {}
-        self.config = config or GameConfig(self.names[0] if self.names else "", opponent=_default_agent())
+        self.config = config or self._remembered()
         self.variant = None
         self.thumb: BoardView | None = None
         self.thumb_rect = pygame.Rect(0, 0, 0, 0)
@@ -59,10 +59,28 @@ class LauncherScene(Scene):
         setattr(self.config, attr, value)
         self.resize(self.size)
 
+    def _remembered(self) -> GameConfig:
+        """The launcher's last choices from the settings (variant, opponent, level), where still valid."""
+        settings = getattr(self.app, "settings", None)
+        variant = settings.variant if settings and settings.variant in self.names else None
+        opponent = settings.opponent if settings and settings.opponent in (FRIEND, *agent_names()) else None
+        level = settings.level if settings and settings.level in levels() else "medium"
+        return GameConfig(variant or (self.names[0] if self.names else ""), opponent=opponent or _default_agent(),
+                          level=level)
+
+    def remember(self) -> None:
+        """Keep this game's choices for the next time the launcher opens."""
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            settings.variant, settings.opponent, settings.level = (self.config.variant, self.config.opponent,
+                                                                   self.config.level)
+            settings.save()
+
     def start(self) -> None:
         """Go to the set-up screen with the chosen configuration."""
         from .setup import start_game
 
+        self.remember()
         start_game(self.app, self.config)
 
     def load_game(self) -> None:
@@ -141,6 +159,9 @@ class LauncherScene(Scene):
         load = Button("Load game", self.load_game)
         load.rect = pygame.Rect(w - 440, h - 70, 200, 50)
         self.buttons.append(load)
+        settings = Button("Settings (F2)", lambda: self.app.open_settings())
+        settings.rect = pygame.Rect(w - 660, h - 70, 200, 50)
+        self.buttons.append(settings)
         self.load_rect = load.rect
 
     def handle_event(self, event) -> None:

@@ -12,8 +12,18 @@ from gibson_core import GibsonError
 from gibson_core.moves import ILLUMINATE, MOVE
 
 from .. import storage, theme
+from ..animation import Animator
 from ..board import draw_piece
-from ..narrate import clashes, describe, error_line, notable, nothing_happens, quiet_fights, result_text
+from ..narrate import (
+    clashes,
+    describe,
+    error_line,
+    notable,
+    nothing_happens,
+    quiet_fights,
+    result_text,
+    sound_for,
+)
 from ..valuetable import ValueTableDialog
 from ..widgets import Button, ConfirmDialog, NameDialog, PickDialog
 from .handover import HandoverScene
@@ -25,9 +35,11 @@ BANNER_SECONDS = 2.5
 class Banner:
     """A short reveal of what a ply did: the clashing pieces and the reasons in words."""
 
-    def __init__(self, lines: list[str], fights: list, seconds: float = BANNER_SECONDS):
+    def __init__(self, lines: list[str], fights: list, seconds: float = BANNER_SECONDS, clash: float = 0.0):
         self.lines, self.fights, self.left = lines, fights, seconds
         self.icons: list[tuple[pygame.Rect, str | None]] = []  # where the last draw put each piece
+        self.clash = clash  # seconds of the pieces' run at each other (0: drawn at rest at once)
+        self.age = 0.0
 
     def draw(self, surface: pygame.Surface, variant, area: pygame.Rect) -> None:
         """Draw over the middle of ``area``."""
@@ -38,10 +50,13 @@ class Banner:
         pygame.draw.rect(surface, theme.ACCENT, box, 2, border_radius=12)
         y = box.top + 16
         self.icons = []
+        run = 1.0 if self.clash <= 0 else min(1.0, self.age / self.clash)
+        gap = 90 + int(70 * (1 - run) ** 2)  # the two pieces rush together, then stand apart
+        shake = int(4 * (1 - run) * ((int(self.age * 60) % 2) * 2 - 1)) if run < 1 else 0
         for fight in self.fights[:2]:
             for k, (owner, tid) in enumerate((fight.attacker, fight.defender)):
                 r = pygame.Rect(0, 0, 72, 72)
-                r.center = (box.centerx + (-90 if k == 0 else 90), y + 38)
+                r.center = (box.centerx + (-gap if k == 0 else gap), y + 38 + (shake if k else -shake))
                 piece_owner = owner if owner in variant.players else variant.players[0]
                 draw_piece(surface, variant, r, None, piece_owner, type_id=tid)  # its back when unknown
                 self.icons.append((r, tid))
@@ -94,6 +109,7 @@ class PlayScene(PositionScene):
         self.dest: str | None = None
         self.thinking_time = 0.0
         self.press: str | None = None  # where the mouse went down on a movable piece
+        self.anim = Animator()
 
     # -- selection ---------------------------------------------------------------------------------
     @property
@@ -187,9 +203,19 @@ class PlayScene(PositionScene):
         self.select(None)
         self.after_move(human=True)
 
+    @property
+    def animation_factor(self) -> float:
+        """The app's animation length factor (0 without an app: screenshots)."""
+        return self.app.animation_factor if self.app is not None else 0.0
+
     def after_move(self, human: bool) -> None:
-        """Refresh the view, show what happened and hand over in a hot-seat game."""
+        """Refresh the view, animate and sound what happened, show it and hand over in a hot-seat game."""
+        before = self.obs
         self.refresh()
+        events = self.obs.events[-1] if self.obs.events else ()
+        self.anim.start(before, self.obs, events, self.variant.grid, self.animation_factor)
+        if self.app is not None:
+            self.app.play_sound(sound_for(events))
         self.show_news()
         if human and len(self.session.humans) > 1 and self.session.result() is None:
             self.pending_handover = True
@@ -207,7 +233,8 @@ class PlayScene(PositionScene):
         for evs in fresh:
             lines += [text for e in evs if (text := describe(e, self.variant))]
             lines += [nothing_happens(self.variant, clash) for clash in quiet_fights(evs, players)]
-        self.banner = Banner(list(dict.fromkeys(lines))[-6:], fights)  # the same text never twice
+        self.banner = Banner(list(dict.fromkeys(lines))[-6:], fights,  # the same text never twice
+                             clash=0.3 * self.animation_factor)
 
     # -- commands ----------------------------------------------------------------------------------
     def undo(self) -> None:
@@ -226,6 +253,7 @@ class PlayScene(PositionScene):
     def after_undo(self) -> None:
         """Forget the selection and the news of the plies taken back, and show the position again."""
         self.banner = None
+        self.anim.clear()
         self.pending_handover = False
         self.select(None)
         self.seen = {p: self.session.ply for p in self.session.players}
@@ -304,6 +332,7 @@ class PlayScene(PositionScene):
         nxt = self.session.to_move
 
         def ready() -> None:
+            self.anim.clear()
             self.set_viewer(nxt)
             self.app.switch(self)
             self.show_news()
@@ -387,12 +416,14 @@ class PlayScene(PositionScene):
             self.undo_button.reason = why
 
     def update(self, dt: float) -> None:
+        self.anim.update(dt)
         self.update_undo_button()
         if self.session.computer_to_move():
             self.thinking_time += dt
             self.session.start_thinking()  # it thinks while a banner is still shown
         if self.banner is not None:
             self.banner.left -= dt
+            self.banner.age += dt
             if self.banner.left > 0:
                 return
             self.banner = None
@@ -420,7 +451,15 @@ class PlayScene(PositionScene):
     def draw(self, surface: pygame.Surface) -> None:
         v, view = self.variant, self.view
         dragged = self.dragging()
-        self.draw_position(surface, skip=(dragged,) if dragged else ())
+        moving = self.anim.sliding_squares(v.grid)
+        self.draw_position(surface, skip=moving | ({dragged} if dragged else set()))
+        if self.anim.busy:
+            viewer = self.viewer
+
+            def piece(target, rect, p):
+                draw_piece(target, v, rect, p, viewer)
+            self.anim.draw_slides(surface, view, self.obs.pieces, piece)
+            self.anim.draw_flashes(surface, view)
         ch = self.choices()
         idx = v.grid.index
         if self.origin is not None:
@@ -429,6 +468,7 @@ class PlayScene(PositionScene):
             view.ring(surface, [idx[self.dest]], theme.HIGHLIGHT_SELECT)
         view.dots(surface, [idx[s] for s in ch["dest"]], theme.HIGHLIGHT_MOVE)
         view.shade(surface, [idx[s] for s in ch["attack"]], theme.HIGHLIGHT_ATTACK)
+        view.crosshairs(surface, [idx[s] for s in ch["attack"]], theme.TEXT)
         view.shade(surface, [idx[s] for s in ch["action"]], theme.HIGHLIGHT_ACTION)
         self._draw_panel_top(surface)
         self.draw_panel(surface, self.buttons_bottom)
@@ -475,7 +515,7 @@ class PlayScene(PositionScene):
         if not self.my_turn:
             return ""
         if self.dest is not None:
-            return "Attack a red square, or No attack"
+            return "Attack a marked square, or No attack"
         if self.origin is not None:
             return "Choose a destination (dot) or a target"
         return "Click one of your pieces"
