@@ -1,4 +1,4 @@
-"""The conformance-vector runner behind ``gibson check`` (format: shared/vectors/FORMAT.md)."""
+"""The conformance-vector runner behind ``gibson check`` (format: docs/vectors.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from .state import GameState
 from .yamlfile import read_yaml
 
 CASE_KEYS = {"name", "position", "to_move", "moves", "expect", "options"}
+#: How the vector format writes a drawn result (player names can never be this word).
+DRAW = "draw"
 EXPECT_KEYS = {"illegal", "position", "winner", "legal_count", "revealed"}
 
 
@@ -96,7 +98,7 @@ def run_case(variant_name: str, case: dict) -> str:
             problems.append(f"position: expected {missing or '{}'} but found {extra or '{}'}")
     if "winner" in expect:
         result = state.outcome()
-        got = result.winner if result else None
+        got = (DRAW if result.is_draw else result.winner) if result else None
         if got != expect["winner"]:
             why = f" ({result.reason})" if result else ""
             problems.append(f"winner: expected {expect['winner']}, got {got}{why}")

@@ -10,10 +10,10 @@ passing each implementation only the arguments it names. Hooks with wrappers, an
 
 from __future__ import annotations
 
-import os
 import weakref
 
 from .movegen import RULE_HOOKS
+from .plugintrace import tracing_enabled
 
 _RELAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -23,7 +23,7 @@ class HookRelay:
 
     def __init__(self, pm):
         self._pm = pm
-        tracing = bool(os.environ.get("GIBSON_TRACE_PLUGINS"))
+        tracing = tracing_enabled()
         for name in RULE_HOOKS:
             caller = getattr(pm.hook, name, None)
             if caller is None:

@@ -45,6 +45,13 @@ def gibson_filter_moves(state, player, moves):
     """Return the list of legal moves after removing those a variant rule forbids (visible facts only)."""
 
 
+@hookspec(firstresult=True)
+def gibson_arrival_wins(state, pid, square):
+    """Piece ``pid`` has just moved to ``square``: return True when this arrival wins the game by a variant
+    rule that the end of the move will confirm (Dover Patrol's Flags). The game then ends before any automatic
+    effect or attack: a winning move ends the game first. Return None otherwise."""
+
+
 @hookspec
 def gibson_on_arrival(state, pid, square, events):
     """Automatic effects when piece ``pid`` ends its move on ``square``, before any attack (blasts, an
@@ -75,7 +82,7 @@ def gibson_resolve_combat(state, attacker, defender):
 @hookspec(firstresult=True)
 def gibson_game_result(state):
     """After a move: return ``(winner, reason)`` when a variant rule ends the game, else None.
-    ``winner`` is a player name or ``"draw"``."""
+    ``winner`` is a player name, or None for a draw."""
 
 
 @hookspec(firstresult=True)

@@ -12,7 +12,7 @@ import weakref
 from .moves import Move
 from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
 
-RULE_HOOKS = ("gibson_init_state", "gibson_extra_moves", "gibson_filter_moves", "gibson_on_arrival",
+RULE_HOOKS = ("gibson_init_state", "gibson_extra_moves", "gibson_filter_moves", "gibson_arrival_wins", "gibson_on_arrival",
               "gibson_after_move", "gibson_game_result", "gibson_no_legal_moves", "gibson_resolve_combat",
               "gibson_on_removed", "gibson_apply_action", "gibson_vector_setup", "gibson_vector_expect")
 

@@ -14,7 +14,7 @@ import attrs
 
 from . import events as ev
 from .combat import ATTACKER, DEFENDER, Outcome
-from .errors import IllegalMoveError, SetupError
+from .errors import IllegalMoveError, NotationError, NotYourTurnError, SetupError
 from .hookrelay import hook_relay
 from .movegen import MoveTables
 from .moves import MOVE, Move
@@ -24,10 +24,20 @@ from .variant import Variant
 
 @attrs.frozen
 class Result:
-    """How a game ended: ``winner`` is a player name or ``"draw"``."""
+    """How a game ended: ``winner`` is a player name, or None for a draw (never a string that could be a
+    player's name)."""
 
-    winner: str
+    winner: str | None
     reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def describe(self) -> str:
+        """``"red wins: ..."`` or ``"draw: ..."``."""
+        return f"draw: {self.reason}" if self.winner is None else f"{self.winner} wins: {self.reason}"
 
 
 class GameState:
@@ -301,13 +311,23 @@ class GameState:
     # ------------------------------------------------------------------------------------------------
     # Making moves
     # ------------------------------------------------------------------------------------------------
-    def play(self, move: Move | str) -> tuple:
-        """Validate and make a move; returns its events. Raises IllegalMoveError (state unchanged)."""
+    def play(self, move: Move | str, by: str | None = None) -> tuple:
+        """Validate and make a move; returns its events. Raises IllegalMoveError (state unchanged).
+
+        ``by`` names the player who submits the move (a front end, the server, an agent). A move by the
+        player who is not to move is refused with :class:`NotYourTurnError`, which says only whose turn it
+        is; any other refusal is explained from what the submitter may see. ``by=None`` is the trusted local
+        caller, taken to be the side to move."""
         if isinstance(move, str):
             move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise NotationError(f"a move must be a Move or its notation, not {type(move).__name__}")
+        if by is not None:
+            self.variant.player_index(by)
+            if by != self.player:
+                raise NotYourTurnError(str(move), self.player)
         if self.result is not None:
-            raise IllegalMoveError(str(move), f"the game is over ({self.result.winner}: {self.result.reason})",
-                                   self.describe())
+            raise IllegalMoveError(str(move), f"the game is over ({self.result.describe()})", self.describe())
         if move not in set(self.legal_moves()):
             raise IllegalMoveError(str(move), self.explain_illegal(move), self.describe())
         self.push(move)
@@ -339,7 +359,7 @@ class GameState:
         self.ply += 1
         self.to_move = 1 - me
         if self.result is None and self.variant.ply_limit and self.ply >= self.variant.ply_limit:
-            self._finish("draw", f"ply limit of {self.variant.ply_limit} reached", events)
+            self._finish(None, f"ply limit of {self.variant.ply_limit} reached", events)
         self.history.append((move, tuple(events)))
         self._forget_moves_near(touched)
 
@@ -392,6 +412,8 @@ class GameState:
             self._finish(self.variant.players[me], reason.format(piece=self.type_of(pid).name), events)
             return
         self._update_track(pid, o, d)
+        if self._has.get("gibson_arrival_wins") and self._hooks.gibson_arrival_wins(state=self, pid=pid, square=d):
+            return  # the end of the move confirms the win: no blast, no attack comes first
         if self._has.get("gibson_on_arrival"):
             self._hooks.gibson_on_arrival(state=self, pid=pid, square=d, events=events)
         if move.target is not None and self.square[pid] == d and self.result is None:
@@ -432,7 +454,7 @@ class GameState:
                     losers.add(p)
         if losers:
             if len(losers) == 2:
-                self._finish("draw", "both sides lost at once", events)
+                self._finish(None, "both sides lost at once", events)
             else:
                 (loser,) = losers
                 self._finish(players[1 - loser], self._loss_reason.get(loser, f"{players[loser]} is beaten"), events)
@@ -440,13 +462,13 @@ class GameState:
         if (v.draw_when_none_left and self._removed_this_move
                 and not any(self.ptype[q] in v.draw_when_none_left for p in (0, 1) for q in self.alive(p))):
             names = ", ".join(sorted({v.types[t].name for t in v.draw_when_none_left}))
-            self._finish("draw", f"neither side has any of: {names}", events)
+            self._finish(None, f"neither side has any of: {names}", events)
         if self.result is None and self._has.get("gibson_game_result"):
             res = self._hooks.gibson_game_result(state=self)
             if res is not None:
                 self._finish(res[0], res[1], events)
 
-    def _finish(self, winner: str, reason: str, events: list) -> None:
+    def _finish(self, winner: str | None, reason: str, events: list) -> None:
         self.result = Result(winner, reason)
         events.append(ev.GameOver(winner, reason))
 

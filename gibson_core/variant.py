@@ -15,8 +15,9 @@ from typing import Any
 import attrs
 
 from . import combat
-from .errors import NotationError, Problem, VariantError
+from .errors import NotationError, Problem, UnknownPlayerError, VariantError
 from .grid import Grid
+from .options import check_option_values
 from .pieces import ATTACK_PATTERNS, EMBLEMS, MOVE_KINDS, Movement, PieceType
 from .terrain import TerrainKind
 from .yamlfile import YamlDoc, format_path, read_yaml
@@ -24,6 +25,11 @@ from .yamlfile import YamlDoc, format_path, read_yaml
 OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
 # Every key the loader accepts at the top of a variant file and in a piece entry (docs/reference.md documents
 # each one; tests/test_docs.py checks it). A new key must be added here, or the loader reports it as unknown.
+#: A player's name: it appears on command lines (``--as red``), in records and in messages.
+PLAYER_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
+#: Words that mean something other than a player wherever a player is named (``--as all``, a drawn result).
+RESERVED_NAMES = frozenset({"all", "draw", "none", "nobody", "both", "spectator"})
+
 TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays",
                   "services", "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed",
                   "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename",
@@ -131,11 +137,13 @@ class Variant:
             raise KeyError(f"{self.name} has no piece type {type_id!r}") from None
 
     def player_index(self, player: str) -> int:
-        """0 or 1 for a player name; ValueError for anything else."""
+        """0 or 1 for a player name; :class:`UnknownPlayerError` (a ValueError) for anything else."""
         try:
             return self.players.index(player)
         except ValueError:
-            raise ValueError(f"{player!r} is not a player of {self.name} (players: {', '.join(self.players)})") from None
+            shown = repr(player)[:40]
+            raise UnknownPlayerError(f"{shown} is not a player of {self.name} "
+                                     f"(players: {', '.join(self.players)})") from None
 
     def kind_of(self, sq: int) -> TerrainKind:
         """The terrain kind of a square."""
@@ -197,12 +205,7 @@ def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]
         if "default" not in spec:
             chk.add(("options", name), "missing key 'default'")
         values[name] = spec.get("default")
-    for name, value in chosen.items():
-        if name not in specs:
-            known = ", ".join(specs) or "none"
-            raise VariantError(Problem(chk.doc.file, f"options.{name}", None,
-                                       f"unknown option {name!r} for {data.get('name')} (options: {known})"))
-        values[name] = value
+    values.update(check_option_values(specs, chosen, str(data.get("name"))[:60]))
     merged = data
     for name, value in values.items():
         over = specs[name].get("overrides") if isinstance(specs[name], dict) else None
@@ -217,8 +220,14 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     description = data.get("description", "")
     players = chk.need(data, "players", (), list, "the two player names") or ["blue", "red"]
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
-        chk.add(("players",), f"expected two player names, got {players!r}")
+        chk.add(("players",), f"expected two player names, got {players!r}"[:200])
         players = ["blue", "red"]
+    for i, p in enumerate(players):
+        if not PLAYER_NAME.fullmatch(p) or p in RESERVED_NAMES:
+            chk.add(("players", i), f"player name {p[:40]!r} is not allowed: a player name is lower case letters, "
+                    f"digits and '-', starts with a letter, and is none of {', '.join(sorted(RESERVED_NAMES))}")
+    if players[0] == players[1]:
+        chk.add(("players",), "the two players need different names")
     players = tuple(players)
 
     grid, cell_kind, kinds = _compile_board(chk, data)

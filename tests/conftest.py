@@ -1,4 +1,4 @@
-"""Shared test set-up: headless SDL, and where the shared conformance vectors live."""
+"""Shared test set-up: headless SDL, and where the conformance vectors live."""
 
 import os
 from pathlib import Path
@@ -7,8 +7,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 OWN_VECTORS = ROOT / "tests" / "vectors"
+#: The public conformance set, copied into the repository so that a bare clone tests itself.
+CONFORMANCE_VECTORS = OWN_VECTORS / "conformance"
+#: Where the steering repository's originals lie when it is checked out beside this one (as in CI).
+SHARED = ROOT.parent / "shared"
 
 
 def broken_copy(tmp_path: Path, source: Path, old: str, new: str) -> tuple[Path, str]:

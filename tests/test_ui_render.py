@@ -15,6 +15,7 @@ from gibson_pygame.screenshot import render_position, render_session  # noqa: E4
 from gibson_pygame.session import GameConfig, Session  # noqa: E402
 
 from gibson_core import variant_names  # noqa: E402
+from gibson_core.events import REVEAL_ALL  # noqa: E402
 
 
 def overlay_squares(variant) -> set[int]:
@@ -66,7 +67,7 @@ def test_hidden_enemy_pieces_show_their_backs(name):
     session = Session.random(GameConfig(name), seed=1)
     viewer, enemy = session.players
     seen = render_session(session, viewer)
-    everything = render_session(session, "all")
+    everything = render_session(session, REVEAL_ALL)
     from gibson_pygame.scenes.play import PlayScene
 
     scene = PlayScene(None, session, viewer)

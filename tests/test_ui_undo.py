@@ -123,3 +123,15 @@ def test_a_dead_computer_process_is_restarted_and_plays_on(driver):
                 assert session.ply == 2
     finally:
         session.close()
+
+
+def test_moves_from_the_window_are_submitted_by_the_viewer(driver):
+    """A move the window sends on someone else's turn is refused with whose turn it is and nothing more."""
+    from gibson_core import Move
+
+    session = position("friend")
+    driver.open(PlayScene(driver.app, session, "blue"))
+    session.play(Move.parse("a1-a2"), by="blue")
+    scene = driver.scene
+    scene.play(Move.parse("a11-a10"))  # red's piece, sent from blue's seat
+    assert scene.message == "it is red's turn" and session.ply == 1

@@ -49,8 +49,8 @@ def describe(event, variant) -> str | None:
 
 
 def result_text(winner: str | None, reason: str) -> str:
-    """The end of a game in words (``winner`` None, or the older "draw", for a draw)."""
-    return f"Drawn: {reason}" if winner in (None, "draw") else f"{winner} wins: {reason}"
+    """The end of a game in words (``winner`` None for a draw)."""
+    return f"Drawn: {reason}" if winner is None else f"{winner} wins: {reason}"
 
 
 def sound_for(events) -> str:

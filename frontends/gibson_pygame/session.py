@@ -7,16 +7,14 @@ the state. The full reveal (:meth:`Session.full_view`) is for the game-over scre
 
 from __future__ import annotations
 
-import random
-
 import attrs
 
 from gibson_core import GameState, load_variant
 from gibson_core.errors import RecordError
-from gibson_core.events import Removed
+from gibson_core.events import REVEAL_ALL
 from gibson_core.observe import Observation, observe
-from gibson_core.pieces import Piece
 from gibson_core.record import GameRecord
+from gibson_core.seeding import derive_seed, setup_rng
 
 from .ai_worker import AIWorker, ProcessAIWorker, make_opponent
 from .savegame import read_save, write_save
@@ -56,9 +54,12 @@ class GameConfig:
         if not self.vs_computer:
             return None
         agent = make_opponent(self.opponent, self.level)
+        players = self.load().players
+        computer = next(p for p in players if p not in self.humans(self.load()))
+        seed = derive_seed(self.seed, "agent", computer)  # the computer's own generator, as in the arena
         if process and not sync:
-            return ProcessAIWorker(agent, None, self.seed)
-        return AIWorker(agent, None, self.seed, sync)
+            return ProcessAIWorker(agent, None, seed)
+        return AIWorker(agent, None, seed, sync)
 
 
 class Session:
@@ -104,26 +105,22 @@ class Session:
 
     def full_view(self) -> Observation:
         """Everything revealed (game over, or a spectator's screenshot): an Observation with every type."""
-        state = self._state
-        base = observe(state, self.players[0])
-        pieces = tuple(sorted((state.piece_at(square) for square in state.position()), key=lambda p: p.handle))
-        removed = tuple(Piece(e.handle, e.owner, e.square, e.type, e.public, True)
-                        for _m, events in state.history for e in events if isinstance(e, Removed))
-        return attrs.evolve(base, player="all", pieces=pieces, removed=removed, legal_moves=(),
-                            events=tuple(events for _m, events in state.history), result=self.result())
+        return attrs.evolve(observe(self._state, REVEAL_ALL), result=self.result())
 
     def is_human(self, player: str) -> bool:
         """True for a player sitting at this screen."""
         return player in self.humans
 
     # -- acting ------------------------------------------------------------------------------------
-    def play(self, move) -> tuple:
-        """Make a legal move for the side to move; IllegalMoveError leaves the game unchanged."""
+    def play(self, move, by: str | None = None) -> tuple:
+        """Make a move submitted ``by`` a player (the window passes the player whose view it shows, so an
+        explanation of an illegal move comes from that player's view, and a move out of turn gets only
+        "it is red's turn"). IllegalMoveError leaves the game unchanged."""
         if self.result() is not None:
             raise ValueError("the game is over")
         if self.worker is not None:
             self.worker.cancel()
-        return self._state.play(move)
+        return self._state.play(move, by=by)
 
     def undo_plan(self, player: str) -> tuple[int, str]:
         """What an undo asked for by ``player`` would do: (plies taken back, why it may not be done, or "").
@@ -246,9 +243,8 @@ class Session:
         from gibson_core.setup import random_setup
 
         variant = config.load()
-        rng = random.Random(seed)
-        return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai,
-                   ai_process=ai_process)
+        return cls(config, {p: random_setup(variant, p, setup_rng(seed, p)) for p in variant.players},
+                   sync_ai=sync_ai, ai_process=ai_process)
 
 
 def _text(value, default: str) -> str:

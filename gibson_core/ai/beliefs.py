@@ -75,7 +75,8 @@ class Beliefs:
             return {h: {} for h in self.allowed}
         # Pieces with the same possible types share one row of weights: balance the classes, not pieces.
         classes = Counter(frozenset(a & set(types)) or frozenset(types) for a in rows.values())
-        weight = {c: {t: 1.0 for t in c} for c in classes}
+        # Type order, never a frozenset's (string hashes change between processes): sums stay identical.
+        weight = {c: {t: 1.0 for t in types if t in c} for c in classes}
         total = sum(self.remaining[t] for t in types)
         target = {t: self.remaining[t] * len(rows) / total for t in types}
         for _ in range(rounds):
@@ -108,12 +109,13 @@ class Beliefs:
         met after ``tries`` attempts, the last attempt relaxes constraints rather than fail)."""
         rows = {**self.allowed, **self.unseen_removed}
         order = sorted(rows, key=lambda h: (len(rows[h]), h))
+        types = list(self.remaining)  # the variant's type order: choices must not follow string hashes
         for attempt in range(tries):
             left = Counter(self.remaining)
             out = {}
             ok = True
             for h in order:
-                options = [t for t in rows[h] if left[t] > 0]
+                options = [t for t in types if t in rows[h] and left[t] > 0]
                 if not options:
                     if attempt < tries - 1:
                         ok = False

@@ -205,12 +205,12 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
         return s + rng.random() * noise
 
     setup = {}
-    free = set(squares)
+    free = list(squares)  # a list: the order of the noise draws is fixed
     for t in pieces:
         if not free:
             break
         sq = max(free, key=lambda s: fit(t, s))
-        free.discard(sq)
+        free.remove(sq)
         setup[grid.names[sq]] = variant.types[t].id
     return setup
 

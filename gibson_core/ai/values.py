@@ -165,7 +165,7 @@ def evaluate(state, player: int) -> float:
     """Material and position of ``player`` minus the opponent's; ±1000 for a finished game."""
     result = state.result
     if result is not None:
-        if result.winner == "draw":
+        if result.is_draw:
             return 0.0
         return 1000.0 if result.winner == state.variant.players[player] else -1000.0
     values = piece_values(state.variant)

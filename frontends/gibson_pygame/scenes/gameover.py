@@ -55,7 +55,7 @@ class GameOverScene(PositionScene):
         theme.blit_text(surface, "Game over", (x, 12), 30, theme.ACCENT, True)
         if result:
             winner, reason = result
-            col = theme.TEXT if winner in (None, "draw") else theme.player_color(self.variant.players, winner)
+            col = theme.TEXT if winner is None else theme.player_color(self.variant.players, winner)
             theme.blit_wrapped(surface, result_text(winner, reason), pygame.Rect(x, 48, p.width - 24, 66), 22, col)
         theme.blit_fit(surface, self.message or "every piece revealed", (x, 166), 18, p.width - 24,
                        theme.BAD if self.message and self.message_bad else theme.TEXT_DIM, anchor="topleft")

@@ -195,7 +195,7 @@ class PlayScene(PositionScene):
     def play(self, move) -> None:
         """Make a move for the viewer."""
         try:
-            self.session.play(move)
+            self.session.play(move, by=self.viewer)
         except (GibsonError, ValueError) as exc:
             self.say(str(exc))
             return
@@ -444,7 +444,7 @@ class PlayScene(PositionScene):
             if notice:
                 self.say(notice)
             if move is not None:
-                self.session.play(move)
+                self.session.play(move, by=self.session.to_move)  # the computer's side, from its own view
                 self.thinking_time = 0.0
                 self.after_move(human=False)
 

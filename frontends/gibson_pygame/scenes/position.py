@@ -2,7 +2,7 @@
 side panel's move log, captured pieces and the count of enemy pieces still unaccounted for.
 
 Everything is drawn from an :class:`Observation` (``session.observation(viewer)``), or from the full
-reveal when ``viewer`` is ``"all"``.
+reveal when ``viewer`` is ``REVEAL_ALL``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import pygame
 
 from gibson_core import Move, NotationError
+from gibson_core.events import REVEAL_ALL
 
 from .. import theme
 from ..board import BoardView, draw_piece, home_at_top
@@ -17,7 +18,7 @@ from ..widgets import ScrollList, tooltip
 from .base import Scene
 
 PANEL_WIDTH = 340
-ALL = "all"
+ALL = REVEAL_ALL
 
 
 class PositionScene(Scene):

@@ -3,11 +3,10 @@ swaps, random / clear / save / load, the count left of each type, and Start only
 
 from __future__ import annotations
 
-import random
-
 import pygame
 
 from gibson_core import GibsonError
+from gibson_core.seeding import setup_rng
 from gibson_core.setup import load_setup, random_setup, save_setup, setup_problems
 
 from .. import storage, theme
@@ -42,10 +41,10 @@ def _next_setup(app, config, variant, humans, setups) -> None:
     from ..session import Session
     from .play import PlayScene
 
-    rng = random.Random(config.seed)
     for player in variant.players:
         if player not in setups:
-            setups[player] = make_opponent(config.opponent, config.level).choose_setup(variant, player, rng)
+            setups[player] = make_opponent(config.opponent, config.level).choose_setup(
+                variant, player, setup_rng(config.seed, player))
     session = Session(config, setups, sync_ai=app.sync_ai, ai_process=app.ai_process)
     PlayScene.begin(app, session)
 
@@ -64,7 +63,7 @@ class SetupScene(Scene):
         self.tray_rects: dict[str, pygame.Rect] = {}
         self.message = ""
         self.message_bad = False
-        self.rng = random.Random(config.seed)
+        self.rng = setup_rng(config.seed, player)
 
     # -- model -------------------------------------------------------------------------------------
     def remaining(self, type_id: str) -> int:
