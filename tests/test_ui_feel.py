@@ -15,7 +15,6 @@ from gibson_pygame.testing import UIDriver  # noqa: E402
 from gibson_core import GameState, load_variant  # noqa: E402
 
 VARIANT = "tri-tactics"
-SHOTS = "/tmp/uifeel"
 
 
 @pytest.fixture
@@ -29,11 +28,6 @@ def hot_seat(position: dict, to_move: str = "blue") -> Session:
     return Session(GameConfig(VARIANT, opponent="friend"), {}, state)
 
 
-def shot(driver, name: str) -> None:
-    os.makedirs(SHOTS, exist_ok=True)
-    pygame.image.save(driver.app.screen, f"{SHOTS}/{name}.png")
-
-
 def test_a_fight_that_changes_nothing_says_why(driver):
     session = hot_seat({"a5": "blue SL", "a7": "red Car", "l1": "blue Bn", "l12": "red Bn"})
     driver.open(PlayScene(driver.app, session, "blue"))
@@ -43,7 +37,7 @@ def test_a_fight_that_changes_nothing_says_why(driver):
     lines = driver.scene.banner.lines
     assert "nothing happens: Searchlight and Aircraft Carrier do not interact" in lines
     assert len(lines) == len(set(lines))
-    shot(driver, "quiet-fight")
+    driver.screenshot("quiet-fight")
 
 
 def test_the_status_line_says_the_game_is_over(driver):
@@ -118,7 +112,7 @@ def test_pieces_slide_and_fights_flash_without_holding_up_input(tmp_path, monkey
     mid = scene.view.square_rect(slide.origin).union(scene.view.square_rect(slide.dest)).center
     land = variant.kind_of(variant.grid.index["a1"])
     assert driver.pixel(mid) not in (pygame.Color(land.color), pygame.Color(land.stroke))  # a piece in between
-    shot(driver, "slide-half-way")
+    driver.screenshot("slide-half-way")
     driver.step(1, dt=slide.duration)
     assert not scene.anim.slides
     assert driver.app.sounds.played[-1] == "move" or not driver.app.sounds.available
@@ -136,7 +130,7 @@ def test_the_fight_banner_runs_the_pieces_together(tmp_path, monkeypatch):
     assert scene.banner.clash > 0 and any(f.kind == "fight" for f in scene.anim.flashes)
     driver.step(1, dt=0.05)
     early = [rect.center for rect, _tid in scene.banner.icons]
-    shot(driver, "fight-clash")
+    driver.screenshot("fight-clash")
     driver.step(1, dt=0.5)
     late = [rect.center for rect, _tid in scene.banner.icons]
     assert late[1][0] - late[0][0] < early[1][0] - early[0][0]  # closer together once they have met
@@ -159,7 +153,7 @@ def test_settings_are_saved_in_the_gibson_folder_and_survive_a_bad_file(tmp_path
     driver.click(dialog.sound.rect.center)
     driver.click(driver.scene.modal.volume.minus.rect.center)
     driver.click(driver.scene.modal.palette.rect.center)
-    shot(driver, "settings")
+    driver.screenshot("settings")
     assert theme.palette == "colour-blind"
     saved = Settings.load()
     assert (saved.animation, saved.sound, saved.volume, saved.palette) == ("slow", False, 60, "colour-blind")
@@ -206,7 +200,7 @@ def test_the_colour_blind_palette_changes_sides_and_marks_targets(driver):
         driver.open(PlayScene(driver.app, session, "blue"))
         driver.click_square("j2")
         driver.click_square("j3")
-        shot(driver, "colour-blind")
+        driver.screenshot("colour-blind")
         assert theme.player_color(session.players, "red") == pygame.Color("#e69f00")
         centre = driver.square_center("j4")
         rad = int(driver.scene.view.cell * 0.38)

@@ -106,7 +106,7 @@ def test_launcher_load_of_a_corrupt_file_says_so(home):
     assert isinstance(driver.scene, LauncherScene)
     assert driver.scene.message == "cannot load broken: the file is damaged and cannot be read"
     driver.step()
-    pygame.image.save(driver.app.screen, "/tmp/uifeel/launcher-load-error.png")
+    driver.screenshot("launcher-load-error")
 
 
 def test_a_corrupt_saved_setup_gives_one_clean_line(home):

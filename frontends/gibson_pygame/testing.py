@@ -82,3 +82,23 @@ class UIDriver:
     def pixel(self, pos) -> pygame.Color:
         """The colour on screen at ``pos`` after the last frame."""
         return self.app.screen.get_at(tuple(int(v) for v in pos))
+
+    def hover(self, pos) -> None:
+        """Move the real pointer to ``pos`` (what hover effects and tooltips read), then run a frame."""
+        pos = tuple(int(v) for v in pos)
+        pygame.mouse.set_pos(pos)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        self.step()
+
+    def screenshot(self, name: str) -> str | None:
+        """Save the last frame as ``NAME.png`` in the folder ``$GIBSON_UI_SHOTS`` names (to look at what a
+        test saw); nothing when it is not set. Returns the path written."""
+        import os
+
+        folder = os.environ.get("GIBSON_UI_SHOTS")
+        if not folder:
+            return None
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"{name}.png")
+        pygame.image.save(self.app.screen, path)
+        return path
