@@ -288,6 +288,12 @@ def test_leaving_an_unsaved_game_asks_first(driver):
     assert isinstance(driver.scene, PlayScene) and dialog.title == "Leave this game?"
     driver.key(pygame.K_n)
     assert driver.scene.modal is None and isinstance(driver.scene, PlayScene)
+    board = driver.scene.view.rect.copy()
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    driver.step()  # closing the window asks too
+    assert driver.app.running and driver.scene.modal.title == "Leave this game?"
+    driver.key(pygame.K_n)
+    assert driver.scene.view.rect == board  # dialogs, banners and messages never move the board
     driver.click_button("Save")
     driver.key(pygame.K_RETURN)
     driver.click_button("Menu")  # just saved: nothing to lose, no question

@@ -82,7 +82,9 @@ class App:
     def handle(self, event) -> None:
         """App-wide keys and window events, then the scene."""
         if event.type == pygame.QUIT:
-            self.running = False
+            ask = getattr(self.scene, "confirm_quit", None)
+            if ask is None or not ask():  # a game in progress asks first; a second close quits
+                self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             self.screen = pygame.display.get_surface()

@@ -52,7 +52,10 @@ def _fernet(create: bool):
     path.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(path.parent, 0o700)
     key = Fernet.generate_key()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another window made it a moment ago: use that one
+        return _fernet(create=False)
     with os.fdopen(fd, "wb") as f:
         f.write(key + b"\n")
     return Fernet(key)

@@ -304,6 +304,13 @@ class PlayScene(PositionScene):
         self.open_modal(ConfirmDialog("Leave this game?", "The moves since it was last saved will be lost.", go,
                                       yes="Leave", no="Stay", on_no=stay))
 
+    def confirm_quit(self) -> bool:
+        """Closing the window in the middle of an unsaved game: ask first (True when a question is open)."""
+        if self.modal is not None or self.session.result() is not None or self.session.saved_ply == self.session.ply:
+            return False
+        self.leave(lambda: setattr(self.app, "running", False))
+        return True
+
     def resign(self) -> None:
         """Give up the game, once the player confirms."""
         def really() -> None:
