@@ -20,22 +20,19 @@ from .grid import Grid
 from .options import check_option_values
 from .pieces import ATTACK_PATTERNS, EMBLEMS, MOVE_KINDS, Movement, PieceType
 from .terrain import TerrainKind
+from .variant_schema import OPTION, PIECE, VARIANT, record_keys
 from .yamlfile import YamlDoc, format_path, read_yaml
 
-OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
-# Every key the loader accepts at the top of a variant file and in a piece entry (docs/reference.md documents
-# each one; tests/test_docs.py checks it). A new key must be added here, or the loader reports it as unknown.
+# Every key the loader accepts, with its type, is declared in ``variant_schema`` (docs/reference.md documents
+# each one; tests/test_docs.py checks it). A new key must be added there, or the loader reports it as unknown.
 #: A player's name: it appears on command lines (``--as red``), in records and in messages.
 PLAYER_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
 #: Words that mean something other than a player wherever a player is named (``--as all``, a drawn result).
 RESERVED_NAMES = frozenset({"all", "draw", "none", "nobody", "both", "spectator"})
 
-TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays",
-                  "services", "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed",
-                  "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename",
-                  "flags", "counts")
-PIECE_KEYS = ("id", "name", "count", "service", "element", "tags", "value", "number", "move", "attack",
-              "confined_to", "effects", "actions", "color", "description", "emblem")
+TOP_LEVEL_KEYS = record_keys(VARIANT)
+PIECE_KEYS = record_keys(PIECE)
+OPTION_KEYS = set(record_keys(OPTION))
 
 
 @attrs.frozen
@@ -181,7 +178,6 @@ def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec
     data = doc.data
     if not isinstance(data, dict):
         raise VariantError(doc.problem((), "a variant file is a mapping of keys (name, board, pieces, ...)"))
-    chk.unknown_keys(data, (), TOP_LEVEL_KEYS, "top-level key")
     data, values = _apply_options(chk, data, options or {})
     variant = _compile(chk, data, values)
     if chk.problems:
@@ -201,7 +197,6 @@ def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]
         if not isinstance(spec, dict):
             chk.add(("options", name), "expected a mapping with description and default")
             continue
-        chk.unknown_keys(spec, ("options", name), OPTION_KEYS, "option key")
         if "default" not in spec:
             chk.add(("options", name), "missing key 'default'")
         values[name] = spec.get("default")
@@ -396,7 +391,8 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if not isinstance(spec, dict):
             chk.add(path, "expected a mapping with id, name and count")
             continue
-        chk.unknown_keys(spec, path, PIECE_KEYS, "piece key")
+        if "remove" in spec:
+            chk.add(path + ("remove",), "'remove' drops a parent's piece: it needs 'extends' at the top")
         pid = chk.need(spec, "id", path, str, "the piece's short id")
         pname = chk.need(spec, "name", path, str, "the piece's name")
         count = chk.need(spec, "count", path, int, "pieces of this type a side")
@@ -435,10 +431,8 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             chk.add(path + ("value",), f"expected a number, got {value!r}")
             value = None
-        emblem = spec.get("emblem", sdata.get("emblem", ""))
-        if emblem not in ("", *EMBLEMS):
-            where = path + ("emblem",) if "emblem" in spec else ("services", service, "emblem")
-            chk.add(where, f"unknown emblem {str(emblem)[:40]!r} (emblems: {', '.join(EMBLEMS)})")
+        emblem = spec.get("emblem", sdata.get("emblem", ""))  # its value was checked by the schema
+        if emblem not in EMBLEMS:
             emblem = ""
         index[pid] = len(types)
         types.append(PieceType(
@@ -526,6 +520,10 @@ def _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types) -> 
         if total > len(sqs):
             chk.add(("pieces",), f"{total} pieces do not fit {p}'s set-up zone of {len(sqs)} squares")
         out[p] = sqs
+    shared = set(out[players[0]]) & set(out[players[1]]) if len(players) == 2 else set()
+    if shared:
+        names = ", ".join(grid.name(sq) for sq in sorted(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+        chk.add(("zones", zone), f"the two players' set-up zones overlap on {len(shared)} squares ({names})")
     return out
 
 

@@ -92,7 +92,7 @@ def test_an_unknown_emblem_is_refused(tmp_path):
     from gibson_core.plugins import variant_specs
 
     err, _text = refused(tmp_path, variant_specs()["lattaque"].path, "emblem: spy}", "emblem: ninja}")
-    assert "unknown emblem 'ninja'" in str(err) and "emblem" in str(err)
+    assert "pieces[9].emblem" in str(err) and "got text 'ninja'" in str(err) and "submarine" in str(err)
 
 
 def test_pieces_slide_and_fights_flash_without_holding_up_input(tmp_path, monkeypatch):
