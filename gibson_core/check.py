@@ -103,7 +103,14 @@ def run_case(variant_name: str, case: dict) -> str:
             state.play(move)
         except IllegalMoveError as exc:
             return f"move {i + 1} ({move}) was refused: {exc.reason}"
-    problems = [p for p in [_undo_problem(state, start, len(moves))] if p]
+    undo = _undo_problem(state, start, len(moves))
+    return "; ".join(p for p in (undo, check_expectations(state, expect, variant_name)) if p)
+
+
+def check_expectations(state: GameState, expect: dict, variant_name: str) -> str:
+    """Compare a state with a case's ``expect`` (position, winner, legal_count, revealed and variant keys):
+    "" when everything holds, else what was expected and what was found."""
+    problems = []
     if "position" in expect:
         want = {k.lower(): " ".join(str(v).split()) for k, v in (expect["position"] or {}).items()}
         got = state.position()

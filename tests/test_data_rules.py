@@ -87,6 +87,7 @@ def test_the_two_square_rule_reads_only_the_movers_own_moves(skirmish):
     ("slide_attack: in-line}", "slide_attack: sideways}", "unknown slide attack 'sideways'"),
     ("attack_mode: onto, slide_attack: none}", "attack_mode: onto, slide_attack: any-side}", "in-line or none"),
     ("default: 2}", "default: two}", "expected a whole number (0: off)"),
+    ("default: 2}", "default: -1}", "a whole number"),
 ])
 def test_bad_attack_and_repetition_settings_are_refused(tmp_path, old, new, message):
     error, _text = refused(tmp_path, SKIRMISH, old, new)

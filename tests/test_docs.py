@@ -160,3 +160,10 @@ def test_docs_link_to_files_that_exist():
 def test_rules_pages(name):
     page = DOCS / "rules" / f"{name}.md"
     assert page.exists() and load_variant(name).title.split(" (")[0] in page.read_text()
+
+
+def test_the_tutorials_lesson_plays(fords):
+    from gibson_core.lessons import check_lesson, load_lessons
+
+    (lesson,) = load_lessons("fords")
+    assert check_lesson(lesson) == ""
