@@ -32,7 +32,7 @@ class LessonSession(Session):
         self.events: tuple = ()  # what the right move did
         self.rule = ""  # the rule that decided its fight, in words
 
-    def play(self, move) -> tuple:
+    def play(self, move, by: str | None = None) -> tuple:
         """Play ``move`` when the lesson asks for it; LessonMiss (nothing played) for any other move."""
         ok, events = self.lesson.attempt(self._state, move)
         if not ok:
@@ -41,7 +41,11 @@ class LessonSession(Session):
         self.rule = deciding_rule(self._state, events)
         return events
 
-    def undo(self) -> bool:
+    def undo_plan(self, player: str) -> tuple[int, str]:
+        """Lessons are retried, not undone (the Undo button says so)."""
+        return 0, "a lesson is retried, not undone"
+
+    def undo(self, player: str | None = None) -> bool:
         """Lessons are retried, not undone."""
         return False
 
