@@ -42,7 +42,11 @@ class LessonSession(Session):
         self.rule = deciding_rule(self._state, events)
         return events
 
-    def undo(self) -> bool:
+    def undo_plan(self, player: str) -> tuple[int, str]:
+        """Lessons are retried, not undone (the Undo button says so)."""
+        return 0, "a lesson is retried, not undone"
+
+    def undo(self, player: str | None = None) -> bool:
         """Lessons are retried, not undone."""
         return False
 
