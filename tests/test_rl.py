@@ -286,3 +286,86 @@ def test_an_illegal_action_loses_in_the_single_agent_env():
     _obs, info = e.reset(seed=1)
     _obs, reward, terminated, _truncated, info = e.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
     assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
+
+
+# -- OpenSpiel -------------------------------------------------------------------------------------------
+def _spiel_game(name, **options):
+    import json
+
+    import gibson_rl.openspiel  # noqa: F401  (registers python_gibson)
+    import pyspiel
+
+    return pyspiel.load_game("python_gibson", {"variant": name, "options": json.dumps(options) if options else ""})
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_openspiel_random_simulation(name):
+    import pyspiel
+
+    pyspiel.random_sim_test(_spiel_game(name, **{"ply-limit": 6}), num_sims=1, serialize=False, verbose=False)
+
+
+def _midgame(game, plies: int, seed: int):
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_openspiel_resampling_keeps_the_players_information():
+    import pyspiel
+
+    game = _spiel_game("lattaque")
+    state = _midgame(game, 30, 4)
+    me = state.current_player()
+    for k in range(3):
+        world = state.resample_from_infostate(me, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(me) == state.information_state_string(me)
+        assert world.legal_actions() == state.legal_actions()
+        assert world.observation_tensor(me) == state.observation_tensor(me), k
+        assert world.information_state_tensor(me) == state.information_state_tensor(me), k
+
+
+def test_openspiel_information_state_ignores_the_opponents_hidden_types():
+    """Twin OpenSpiel states differing only in the opponent's hidden types: same strings and tensors for the
+    player (types shuffled among the opponent's unrevealed pieces)."""
+    game = _spiel_game("lattaque")
+    state = _midgame(game, 10, 2)
+    twin = state.clone()
+    gs = twin.gs
+    me = state.current_player()
+    hidden = [pid for pid in gs.pids[1 - me] if not gs.revealed[pid]]
+    types = [gs.ptype[pid] for pid in hidden]
+    random.Random(1).shuffle(types)
+    gs.ptype = gs.ptype[:]
+    for pid, t in zip(hidden, types, strict=True):
+        gs.ptype[pid] = t
+    for method in ("information_state_string", "observation_string", "observation_tensor",
+                   "information_state_tensor"):
+        assert getattr(twin, method)(me) == getattr(state, method)(me), method
+
+
+def test_openspiels_ismcts_bot_plays_gibson():
+    from gibson_rl.openspiel import GibsonEvaluator
+    from open_spiel.python.algorithms import ismcts
+
+    game = _spiel_game("lattaque", **{"ply-limit": 40})
+    state = _midgame(game, 4, 1)
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, GibsonEvaluator(plies=4, random_state=rng), 2.0, 12, random_state=rng)
+    for _ in range(3):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_the_openspiel_ismcts_agent_plays_in_gibsons_arena_registry():
+    from gibson_core.ai import make_agent
+    from gibson_core.match import play_match
+
+    variant = load_variant("lattaque", {"ply-limit": 6})
+    agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
+    record, state = play_match(variant, agents, seed=2)
+    assert state.outcome() is not None and state.ply == 6
