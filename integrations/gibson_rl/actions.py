@@ -150,11 +150,10 @@ class ActionSpace:
     def indices(self, moves) -> list[int]:
         """The numbers of a list of moves (legal moves of the engine: the fast path)."""
         by_id = self._by_id
-        out = []
-        for m in moves:
-            i = by_id.get(id(m))
-            out.append(self.index(m) if i is None else i)
-        return out
+        try:
+            return [by_id[id(m)] for m in moves]
+        except KeyError:
+            return [self.index(m) for m in moves]
 
     def mask(self, moves) -> np.ndarray:
         """An int8 vector of length ``n``: 1 for each of ``moves``, 0 elsewhere."""

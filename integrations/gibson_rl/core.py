@@ -60,6 +60,7 @@ class Episode:
         self.placed: list[dict] = [{}, {}]
         self._views = None
         self._mask_cache: tuple | None = None
+        self._no_actions: np.ndarray | None = None
 
     # -- starting ---------------------------------------------------------------------------------------
     def reset(self, seed=None, setups: dict | None = None) -> None:
@@ -91,6 +92,7 @@ class Episode:
 
     def _start(self, setups: dict) -> None:
         self.placing = None
+        self._mask_cache = None
         self.state = GameState.from_setups(self.variant, setups, self.first)
         self._views = [self.encoder.view(p) for p in self.players]
         self.state.outcome()
@@ -127,21 +129,34 @@ class Episode:
             return self._placements() if player == self.current else []
         if self.over or player != self.state.player:
             return []
-        return self.actions.indices(self.state.legal_moves())
+        return list(self._legal()[1])
+
+    def _legal(self) -> tuple:
+        """(key, legal action numbers, read-only mask) of the side to move, computed once a ply."""
+        state = self.state
+        key = (id(state), len(state.history)) if state is not None else (None, sum(map(len, self.placed)))
+        cache = self._mask_cache
+        if cache is not None and cache[0] == key:
+            return cache
+        if state is None:
+            legal = self._placements()
+        else:
+            legal = [] if state.result is not None else self.actions.indices(state.legal_moves())
+        mask = np.zeros(self.actions.n, np.int8)
+        mask[legal] = 1
+        mask.flags.writeable = False
+        self._mask_cache = (key, legal, mask)
+        return self._mask_cache
 
     def mask(self, player: str | None = None) -> np.ndarray:
-        """The action mask of ``player`` (int8, 1 for each legal action)."""
-        player = player or self.current
-        key = (player, id(self.state), len(self.state.history) if self.state else -1, self.placing,
-               sum(len(p) for p in self.placed))
-        if self._mask_cache is not None and self._mask_cache[0] == key:
-            return self._mask_cache[1].copy()
-        mask = np.zeros(self.actions.n, np.int8)
-        legal = self.legal_actions(player)
-        if legal:
-            mask[legal] = 1
-        self._mask_cache = (key, mask)
-        return mask.copy()
+        """The action mask of ``player`` (int8, 1 for each legal action; all zeros when it is not their turn or
+        the game is over). The array is read-only: copy it to change it."""
+        if player is None or player == self.current:
+            return self._legal()[2]
+        if self._no_actions is None:
+            self._no_actions = np.zeros(self.actions.n, np.int8)
+            self._no_actions.flags.writeable = False
+        return self._no_actions
 
     def tensor(self, player: str) -> np.ndarray:
         """``player``'s observation tensor now."""
@@ -159,12 +174,10 @@ class Episode:
             return
         if self.over:
             raise IllegalMoveError(str(item), "the game is over", self.state.describe())
-        state = self.state
-        legal = state.legal_moves()
-        if not any(m is item for m in legal) and item not in legal:
-            raise IllegalMoveError(str(item), "not a legal move here", state.describe())
-        state.push(item)
-        state.outcome()
+        if not self._legal()[2][action]:
+            raise IllegalMoveError(str(item), "not a legal move here", self.state.describe())
+        self.state.push(item)
+        self.state.outcome()
 
     # -- the set-up phase -------------------------------------------------------------------------------
     def _remaining(self, p: int) -> dict:

@@ -69,6 +69,7 @@ class Encoder:
         self.at = {name: i for i, name in enumerate(names)}
         self.shape = (len(names), grid.ranks, grid.files)
         self.horizon = variant.ply_limit or DEFAULT_HORIZON
+        self.to_move_at, self.ply_at = self.at["to-move"] * size, self.at["ply"] * size
         # the static planes (terrain, zones) of each player, as a flat buffer of the base planes
         self.static = []
         for player in variant.players:
@@ -179,8 +180,11 @@ class PlayerView:
         """The player's tensor in ``state`` now (a new array)."""
         self.sync(state)
         enc = self.enc
-        out = np.frombuffer(self.buf, np.float32).reshape(enc.n_base, enc.size).copy()
-        enc._globals(out, False, state.to_move == self.p and state.result is None, state.ply)
+        out = np.frombuffer(self.buf, np.float32).copy()
+        size = enc.size
+        if state.to_move == self.p and state.result is None:
+            out[enc.to_move_at:enc.to_move_at + size] = 1.0
+        out[enc.ply_at:enc.ply_at + size] = min(1.0, state.ply / enc.horizon)
         out = out.reshape(enc.n_base, *enc.shape[1:])
         if enc.beliefs:
             out = np.concatenate([out, enc.belief_planes(observe(state, self.player))])

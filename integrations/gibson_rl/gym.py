@@ -86,7 +86,7 @@ class GibsonEnv(gymnasium.Env):
         return self.episode.tensor(self.player)
 
     def _info(self) -> dict:
-        info = {"action_mask": self.episode.mask(self.player)}
+        info = {"action_mask": self.episode.mask(self.player).copy()}
         if self.episode.over:
             info["result"] = self.episode.state.result.reason
             info["winner"] = self.episode.winner()

@@ -69,7 +69,7 @@ class GibsonAECEnv(AECEnv):
         self._settle()
 
     def observe(self, agent):
-        return {"observation": self.episode.tensor(agent), "action_mask": self.episode.mask(agent)}
+        return {"observation": self.episode.tensor(agent), "action_mask": self.episode.mask(agent).copy()}
 
     def step(self, action):
         agent = self.agent_selection
