@@ -102,9 +102,16 @@ def cmd_bench(args) -> int:
         from gibson_pygame.commands import cmd_uibench
 
         return cmd_uibench(args)
+    names = args.variants or ["tri-tactics"]
+    if args.env:  # environment steps (the rl extra, imported only when asked for)
+        from gibson_rl.bench import format_env_table, measure_env
+
+        for name in names:
+            print(format_env_table(name, measure_env(name, args.seconds, options=_options(args.option))))
+            print()
+        return 0
     from .bench import format_table, measure
 
-    names = args.variants or ["tri-tactics"]
     for name in names:
         print(format_table(name, measure(name, args.seconds, options=check_options(name, parse_option_args(args.option)))))
         print()
@@ -150,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
     p.add_argument("--ui", action="store_true", help="frame times of the play screen while the computer thinks")
+    p.add_argument("--env", action="store_true",
+                   help="RL environment steps/s with observation tensors and masks (needs the rl extra)")
     p.set_defaults(func=cmd_bench)
 
     for module in COMMAND_MODULES:
