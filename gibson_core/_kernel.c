@@ -1,0 +1,821 @@
+/* gibson_core._kernel: the fast path for data-only variants (docs/fastpath.md).
+ *
+ * A C mirror of gibson_core.state.GameState over flat int32 tables that gibson_core.fastpath compiles from a
+ * Variant. It knows only the data features listed in fastpath.KERNEL_FEATURES; anything else never reaches it
+ * (the Python feature check falls back to the reference engine). Moves are packed integers
+ * (origin | dest << 12 | target << 24 | kind << 36, target 0xFFF = none); events are fixed records of 8 ints
+ * decoded into gibson_core.events objects by fastpath. Random choices use CPython's MT19937 and its
+ * Random.choice algorithm bit for bit, so a playout from a Random's state picks the same moves as the
+ * Python engine would and hands the advanced state back.
+ *
+ * Everything a Game owns is plain C memory: batch playouts run with the GIL released.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+/* ---- table layout (must match fastpath.py) ---------------------------------------------------------- */
+enum {
+    S_SCALARS, S_TYPE, S_LEAN, S_MAYWIN, S_CONF, S_MASK, S_TABLE, S_WIN, S_WINDATA, S_PATHENT, S_PATHINNER,
+    S_TRANSIT, S_COMBAT, S_CDATA, S_OUTCOME, S_ELEM, S_BACK, S_NSECTIONS
+};
+enum { SC_SIZE, SC_NTYPES, SC_COMPULSORY, SC_PLY_LIMIT, SC_NPATHS, SC_HAS_LWOL, SC_HAS_DWNL, SC_N };
+enum { T_SLIDES, T_TABLE, T_CAN_ATTACK, T_LONG_ONLY, T_LWR, T_LWOL, T_DWNL, T_SPARE, T_STRIDE };
+enum { C_ACROSS = 1, C_SAME, C_BOTH, C_PRED };
+enum { EV_MOVED = 1, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER };
+enum { RV_COMBAT = 0 };
+enum { RM_COMBAT = 0, RM_FORFEIT = 1 };
+enum { K_NONE = 0, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES };
+#define NO_TARGET 0xFFF
+#define EVW 8
+#define MAGIC 0x47494231
+
+typedef struct {
+    int32_t *buf;
+    const int32_t *sec[S_NSECTIONS];
+    int size, ntypes, compulsory, ply_limit, npaths, has_lwol, has_dwnl;
+} Rules;
+
+typedef struct {
+    PyObject_HEAD
+    Rules r;
+} RulesObject;
+
+/* Mutable state lives in one int16 block so a snapshot is one memcpy:
+ * board[size] square[n] revealed[n] moved[n] track[n] then the scalars below. */
+enum { X_TO_MOVE, X_PLY_LO, X_PLY_HI, X_RES_KIND, X_RES_WINNER, X_RES_A, X_RES_B, X_RES_C, X_N };
+
+typedef struct {
+    const Rules *r;
+    int n, size, block;
+    int16_t *st;                     /* the state block */
+    int16_t *board, *square, *revealed, *moved, *track, *x;
+    int16_t *owner, *ptype;          /* fixed for a game */
+    int16_t *pids[2];
+    int npids[2];
+    int16_t *stack;                  /* undo snapshots */
+    int nstack, capstack;
+    int64_t *moves;                  /* legal moves of the side to move */
+    int nmoves, capmoves, moves_valid;
+    int32_t *events;                 /* event records of the last push */
+    int nevents, capevents, record;
+    /* per move */
+    int losers, removed_this_move;
+    int loss[2][4];                  /* has, type, reason code, reason argument */
+    uint32_t mt[624];
+    int mti;
+} Game;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *rules;
+    Game g;
+} GameObject;
+
+static PyTypeObject RulesType, GameType;
+
+/* ---- MT19937 exactly as CPython's _random ------------------------------------------------------------- */
+static uint32_t mt_next(Game *g) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = g->mt;
+    if (g->mti >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        g->mti = 0;
+    }
+    y = mt[g->mti++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random(seed) for an int 0 <= seed < 2**64: init_by_array over the seed's 32-bit words */
+static void mt_seed(Game *g, unsigned long long seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}, *mt = g->mt;
+    int len = seed >> 32 ? 2 : 1, i = 1, j = 0, k;
+    mt[0] = 19650218U;
+    for (i = 1; i < 624; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    i = 1;
+    for (k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++; j++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+        if (j >= len) j = 0;
+    }
+    for (k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    g->mti = 624;
+}
+
+/* random.Random._randbelow_with_getrandbits(n) for 0 < n < 2**32 */
+static uint32_t mt_below(Game *g, uint32_t n) {
+    int k = 0;
+    uint32_t v = n, r;
+    while (v) { k++; v >>= 1; }
+    do { r = mt_next(g) >> (32 - k); } while (r >= n);
+    return r;
+}
+
+/* ---- small helpers ------------------------------------------------------------------------------------ */
+static inline int64_t pack(int o, int d, int a) { return (int64_t)o | ((int64_t)d << 12) | ((int64_t)a << 24); }
+
+static int grow(void **p, int *cap, int need, size_t item) {
+    if (need <= *cap) return 0;
+    int c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * item);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static inline int add_move(Game *g, int64_t m) {
+    if (g->nmoves >= g->capmoves && grow((void **)&g->moves, &g->capmoves, g->nmoves + 1, sizeof(int64_t)))
+        return -1;
+    g->moves[g->nmoves++] = m;
+    return 0;
+}
+
+static void event(Game *g, int a, int b, int c, int d, int e, int f, int h, int i) {
+    if (!g->record) return;
+    if (grow((void **)&g->events, &g->capevents, (g->nevents + 1) * EVW, sizeof(int32_t))) return;
+    int32_t *p = g->events + g->nevents * EVW;
+    p[0] = a; p[1] = b; p[2] = c; p[3] = d; p[4] = e; p[5] = f; p[6] = h; p[7] = i;
+    g->nevents++;
+}
+
+static inline int ply_of(Game *g) { return (uint16_t)g->x[X_PLY_LO] | ((int)g->x[X_PLY_HI] << 16); }
+static inline void set_ply(Game *g, int ply) { g->x[X_PLY_LO] = (int16_t)(ply & 0xFFFF); g->x[X_PLY_HI] = (int16_t)(ply >> 16); }
+
+static void finish(Game *g, int winner, int kind, int a, int b, int c) {
+    g->x[X_RES_KIND] = (int16_t)kind;
+    g->x[X_RES_WINNER] = (int16_t)winner;
+    g->x[X_RES_A] = (int16_t)a;
+    g->x[X_RES_B] = (int16_t)b;
+    g->x[X_RES_C] = (int16_t)c;
+    event(g, EV_GAMEOVER, winner, kind, a, b, c, 0, 0);
+}
+
+/* ---- arrival wins and path tracks -------------------------------------------------------------------- */
+static int arrival_entry(Game *g, int pid, int o, int d, int check_path) {
+    /* the index in S_WINDATA of the first entry that wins (check_path) or whose types hold the piece */
+    const Rules *r = g->r;
+    int off = r->sec[S_WIN][g->owner[pid] * r->size + d];
+    if (off < 0) return -1;
+    const int32_t *w = r->sec[S_WINDATA];
+    int cnt = w[off], t = g->ptype[pid];
+    for (int i = 0; i < cnt; i++) {
+        const int32_t *e = w + off + 1 + 4 * i; /* type mask offset, path id, path penultimate, reason id */
+        if (!r->sec[S_MASK][e[0] + t]) continue;
+        if (!check_path || e[1] < 0 || (o == e[2] && g->track[pid] == e[1])) return off + 1 + 4 * i;
+    }
+    return -1;
+}
+
+static void update_track(Game *g, int pid, int o, int d) {
+    const Rules *r = g->r;
+    const int32_t *pe = r->sec[S_PATHENT];
+    if (!pe[0]) return;
+    int k = g->track[pid], size = r->size;
+    const int32_t *inner = r->sec[S_PATHINNER];
+    if (k >= 0 && !(inner[k * size + o] && inner[k * size + d])) k = -1;
+    for (int i = 0; i < pe[0]; i++)
+        if (pe[1 + 3 * i] == o && pe[2 + 3 * i] == d) { k = pe[3 + 3 * i]; break; }
+    g->track[pid] = (int16_t)k;
+}
+
+/* ---- legal moves (GameState._generate / _moves_of) ---------------------------------------------------- */
+static int generate(Game *g) {
+    const Rules *r = g->r;
+    int me = g->x[X_TO_MOVE], them = 1 - me, nt = r->ntypes, size = r->size;
+    const int32_t *types = r->sec[S_TYPE], *tab = r->sec[S_TABLE];
+    const uint8_t dummy = 0;
+    (void)dummy;
+    g->nmoves = 0;
+    g->moves_valid = 1;
+    if (g->x[X_RES_KIND]) return 0;
+    int16_t *board = g->board, *owner = g->owner;
+    for (int i = 0; i < g->npids[me]; i++) {
+        int pid = g->pids[me][i], o = g->square[pid];
+        if (o < 0) continue;
+        int t = g->ptype[pid];
+        const int32_t *ty = types + t * T_STRIDE;
+        if (ty[T_TABLE] < 0) continue;
+        const int32_t *p = tab + tab[ty[T_TABLE] + o];
+        int nrays = *p++;
+        int can_attack = ty[T_CAN_ATTACK], may_win = r->sec[S_MAYWIN][me * nt + t];
+        if (r->sec[S_LEAN][me * nt + t]) {
+            int nent = *p++;
+            for (int e = 0; e < nent; e++) {
+                int d = p[0], natt = p[1];
+                const int32_t *att = p + 2;
+                p += 2 + natt;
+                if (board[d]) continue;
+                if (add_move(g, pack(o, d, NO_TARGET))) return -1;
+                if (may_win && arrival_entry(g, pid, o, d, 1) >= 0) continue;
+                if (can_attack)
+                    for (int j = 0; j < natt; j++) {
+                        int q = board[att[j]];
+                        if (q && owner[q] == them && add_move(g, pack(o, d, att[j]))) return -1;
+                    }
+            }
+            continue;
+        }
+        int slides = ty[T_SLIDES], long_only = ty[T_LONG_ONLY];
+        int conf = r->sec[S_CONF][me * nt + t];
+        const int32_t *allowed = conf >= 0 ? r->sec[S_MASK] + conf : NULL;
+        for (int ray = 0; ray < nrays; ray++) {
+            int nent = *p++, stop = 0;
+            for (int step = 0; step < nent; step++) {
+                int d = p[0], natt = p[1];
+                const int32_t *att = p + 2;
+                p += 2 + natt;
+                if (stop) continue;
+                if (board[d] || (allowed && !allowed[d])) {
+                    if (slides) stop = 1;
+                    continue;
+                }
+                if (may_win && arrival_entry(g, pid, o, d, 1) >= 0) {
+                    if (add_move(g, pack(o, d, NO_TARGET))) return -1;
+                    continue;
+                }
+                int base = g->nmoves, ntargets = 0;
+                /* targets first into the list tail, then the plain move inserted before them if it is legal */
+                if (can_attack)
+                    for (int j = 0; j < natt; j++) {
+                        int q = board[att[j]];
+                        if (q && owner[q] == them) {
+                            if (add_move(g, pack(o, d, att[j]))) return -1;
+                            ntargets++;
+                        }
+                    }
+                int long_slide = slides && step > 0;
+                if (!(ntargets && r->compulsory) && !(long_slide && long_only)) {
+                    if (add_move(g, 0)) return -1;
+                    memmove(g->moves + base + 1, g->moves + base, (size_t)ntargets * sizeof(int64_t));
+                    g->moves[base] = pack(o, d, NO_TARGET);
+                }
+            }
+        }
+    }
+    (void)size;
+    return 0;
+}
+
+/* ---- making moves -------------------------------------------------------------------------------------- */
+static void reveal(Game *g, int pid, int reason) {
+    if (!g->revealed[pid]) {
+        g->revealed[pid] = 1;
+        event(g, EV_REVEALED, g->square[pid], g->owner[pid], g->ptype[pid], pid, reason, 0, 0);
+    }
+}
+
+static void remove_piece(Game *g, int pid, int code, int arg) {
+    int sq = g->square[pid];
+    if (sq < 0) return;
+    const int32_t *ty = g->r->sec[S_TYPE] + g->ptype[pid] * T_STRIDE;
+    g->board[sq] = 0;
+    g->square[pid] = -1;
+    event(g, EV_REMOVED, sq, g->owner[pid], g->ptype[pid], pid, g->revealed[pid], code, arg);
+    if (ty[T_DWNL]) g->removed_this_move = 1;
+    if (ty[T_LWR]) {
+        int p = g->owner[pid];
+        g->losers |= 1 << p;
+        g->loss[p][0] = 1; g->loss[p][1] = g->ptype[pid]; g->loss[p][2] = code; g->loss[p][3] = arg;
+    }
+}
+
+static int condition(Game *g, const int32_t *c, int attacker, int defender) {
+    const Rules *r = g->r;
+    int size = r->size;
+    int a_sq = g->square[attacker], d_sq = g->square[defender];
+    const int32_t *elem = r->sec[S_ELEM];
+    int ea = elem[g->ptype[attacker] * size + a_sq], ed = elem[g->ptype[defender] * size + d_sq];
+    switch (c[0]) {
+    case C_ACROSS: return ea != ed;
+    case C_SAME: return ea == ed;
+    case C_BOTH: return ea == ed && ea == c[2];
+    case C_PRED: {
+        int pid = c[1] ? defender : attacker, sq = c[1] ? d_sq : a_sq;
+        return r->sec[S_MASK][c[2] + g->owner[pid] * size + sq] != 0;
+    }
+    }
+    return 0;
+}
+
+static int resolve(Game *g, int attacker, int defender) {
+    const Rules *r = g->r;
+    const int32_t *cd = r->sec[S_CDATA];
+    const int32_t *p = cd + r->sec[S_COMBAT][g->ptype[attacker] * r->ntypes + g->ptype[defender]];
+    int nrules = *p++;
+    for (int i = 0; i < nrules; i++) {
+        int nconds = *p++, ok = 1;
+        for (int j = 0; j < nconds; j++, p += 3)
+            if (ok && !condition(g, p, attacker, defender)) ok = 0;
+        int outcome = *p++;
+        if (ok) return outcome;
+    }
+    return *p;
+}
+
+static void fight(Game *g, int attacker, int defender) {
+    event(g, EV_ATTACKED, g->owner[attacker], g->square[attacker], g->square[defender], g->ptype[attacker],
+          g->ptype[defender], 0, 0);
+    reveal(g, attacker, RV_COMBAT);
+    reveal(g, defender, RV_COMBAT);
+    int oc = resolve(g, attacker, defender);
+    const int32_t *o = g->r->sec[S_OUTCOME] + 4 * oc; /* nremoved, role, role, retreat role */
+    for (int i = 0; i < o[0]; i++) remove_piece(g, o[1 + i] ? defender : attacker, RM_COMBAT, oc);
+    if (o[3] >= 0) {
+        int pid = o[3] ? defender : attacker, sq = g->square[pid];
+        int dest = g->r->sec[S_BACK][g->owner[pid] * g->r->size + sq];
+        if (dest >= 0 && !g->board[dest]) {
+            g->board[sq] = 0;
+            g->board[dest] = (int16_t)pid;
+            g->square[pid] = (int16_t)dest;
+            event(g, EV_RETREATED, sq, dest, pid, oc, 0, 0, 0);
+        }
+    }
+}
+
+static int alive_all_in(Game *g, int p, int field) {
+    const int32_t *types = g->r->sec[S_TYPE];
+    for (int i = 0; i < g->npids[p]; i++) {
+        int pid = g->pids[p][i];
+        if (g->square[pid] >= 0 && !types[g->ptype[pid] * T_STRIDE + field]) return 0;
+    }
+    return 1;
+}
+
+static void check_endings(Game *g) {
+    const Rules *r = g->r;
+    int losers = g->losers;
+    if (r->has_lwol)
+        for (int p = 0; p < 2; p++)
+            if (alive_all_in(g, p, T_LWOL)) losers |= 1 << p;
+    if (losers) {
+        if (losers == 3) {
+            finish(g, -1, K_BOTH_LOST, 0, 0, 0);
+        } else {
+            int loser = losers == 1 ? 0 : 1;
+            if (g->loss[loser][0])
+                finish(g, 1 - loser, K_LOSER, g->loss[loser][1], g->loss[loser][2], g->loss[loser][3]);
+            else
+                finish(g, 1 - loser, K_LOSER, -1, 0, 0);
+        }
+        return;
+    }
+    if (r->has_dwnl && g->removed_this_move) {
+        const int32_t *types = r->sec[S_TYPE];
+        for (int p = 0; p < 2; p++)
+            for (int i = 0; i < g->npids[p]; i++) {
+                int pid = g->pids[p][i];
+                if (g->square[pid] >= 0 && types[g->ptype[pid] * T_STRIDE + T_DWNL]) return;
+            }
+        finish(g, -1, K_NONE_LEFT, 0, 0, 0);
+    }
+}
+
+static int push(Game *g, int64_t m) {
+    if (grow((void **)&g->stack, &g->capstack, (g->nstack + 1) * g->block, sizeof(int16_t))) return -1;
+    memcpy(g->stack + (size_t)g->nstack * g->block, g->st, (size_t)g->block * sizeof(int16_t));
+    g->nstack++;
+    g->moves_valid = 0;
+    g->nevents = 0;
+    g->losers = 0;
+    g->removed_this_move = 0;
+    memset(g->loss, 0, sizeof(g->loss));
+    const Rules *r = g->r;
+    int me = g->x[X_TO_MOVE];
+    int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
+    int pid = g->board[o];
+    g->board[o] = 0;
+    g->board[d] = (int16_t)pid;
+    g->square[pid] = (int16_t)d;
+    g->moved[pid] = 1;
+    event(g, EV_MOVED, me, o, d, pid, 0, 0, 0);
+    int won = arrival_entry(g, pid, o, d, 1);
+    update_track(g, pid, o, d);
+    if (won >= 0) {
+        int first = arrival_entry(g, pid, o, d, 0);
+        finish(g, me, K_ARRIVE, r->sec[S_WINDATA][first + 3], g->ptype[pid], 0);
+    } else if (a != NO_TARGET && g->square[pid] == d) {
+        int target = g->board[a];
+        if (target) fight(g, pid, target);
+    }
+    if (!g->x[X_RES_KIND]) {
+        int moved_pid = g->board[d];
+        const int32_t *tr = r->sec[S_TRANSIT];
+        for (int i = 0; i < tr[0]; i++) {
+            int sq = tr[1 + i], q = g->board[sq];
+            if (q && g->owner[q] == me && q != moved_pid) remove_piece(g, q, RM_FORFEIT, sq);
+        }
+        check_endings(g);
+    }
+    int ply = ply_of(g) + 1;
+    set_ply(g, ply);
+    g->x[X_TO_MOVE] = (int16_t)(1 - me);
+    if (!g->x[X_RES_KIND] && r->ply_limit && ply >= r->ply_limit) finish(g, -1, K_PLY_LIMIT, 0, 0, 0);
+    return 0;
+}
+
+static void pop(Game *g) {
+    g->nstack--;
+    memcpy(g->st, g->stack + (size_t)g->nstack * g->block, (size_t)g->block * sizeof(int16_t));
+    g->moves_valid = 0;
+}
+
+/* no legal move: the side to move loses (the Python engine's outcome()) */
+static void no_moves(Game *g) {
+    int me = g->x[X_TO_MOVE];
+    g->nevents = 0;
+    finish(g, 1 - me, K_NO_MOVES, me, 0, 0);
+}
+
+/* a random playout: returns plies played, or -1 on memory failure. It clears the undo stack (a playout is
+ * not undone; its snapshots are dropped as it goes). */
+static long playout(Game *g, long max_plies) {
+    long n = 0;
+    int base = 0;
+    g->nstack = 0;
+    while (n < max_plies) {
+        if (generate(g)) return -1;
+        if (!g->nmoves) {
+            if (!g->x[X_RES_KIND]) no_moves(g);
+            break;
+        }
+        if (push(g, g->moves[mt_below(g, (uint32_t)g->nmoves)])) return -1;
+        g->nstack = base;
+        n++;
+    }
+    return n;
+}
+
+/* ---- Python glue: Rules ------------------------------------------------------------------------------- */
+static void Rules_dealloc(RulesObject *self) {
+    free(self->r.buf);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "y*", &view)) return NULL;
+    int32_t *src = (int32_t *)view.buf;
+    Py_ssize_t n = view.len / 4;
+    if (n < 2 + S_NSECTIONS || src[0] != MAGIC || src[1] != S_NSECTIONS) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "not a kernel table of this version");
+        return NULL;
+    }
+    RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
+    if (!self) { PyBuffer_Release(&view); return NULL; }
+    self->r.buf = malloc((size_t)view.len);
+    if (!self->r.buf) { PyBuffer_Release(&view); Py_DECREF(self); return PyErr_NoMemory(); }
+    memcpy(self->r.buf, src, (size_t)view.len);
+    PyBuffer_Release(&view);
+    for (int i = 0; i < S_NSECTIONS; i++) {
+        int32_t off = self->r.buf[2 + i];
+        if (off < 0 || off > n) { Py_DECREF(self); PyErr_SetString(PyExc_ValueError, "bad section offset"); return NULL; }
+        self->r.sec[i] = self->r.buf + off;
+    }
+    const int32_t *sc = self->r.sec[S_SCALARS];
+    self->r.size = sc[SC_SIZE];
+    self->r.ntypes = sc[SC_NTYPES];
+    self->r.compulsory = sc[SC_COMPULSORY];
+    self->r.ply_limit = sc[SC_PLY_LIMIT];
+    self->r.npaths = sc[SC_NPATHS];
+    self->r.has_lwol = sc[SC_HAS_LWOL];
+    self->r.has_dwnl = sc[SC_HAS_DWNL];
+    (void)kw;
+    return (PyObject *)self;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gibson_core._kernel.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_dealloc = (destructor)Rules_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A variant's compiled tables (built by gibson_core.fastpath).",
+    .tp_new = Rules_new,
+};
+
+/* ---- Python glue: Game -------------------------------------------------------------------------------- */
+static void game_free(Game *g) {
+    free(g->st); free(g->owner); free(g->stack); free(g->moves); free(g->events);
+    g->st = NULL; g->owner = NULL; g->stack = NULL; g->moves = NULL; g->events = NULL;
+}
+
+static int seq_ints(PyObject *seq, int16_t *out, Py_ssize_t n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int16_t)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Game(rules, board, owner, ptype, square, revealed, moved, track, pids0, pids1, to_move, ply) */
+static int game_init(Game *g, const Rules *r, PyObject *args) {
+    PyObject *rules, *board, *owner, *ptype, *square, *revealed, *moved, *track, *p0, *p1;
+    int to_move, ply;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOii", &rules, &board, &owner, &ptype, &square, &revealed, &moved,
+                          &track, &p0, &p1, &to_move, &ply))
+        return -1;
+    Py_ssize_t n = PySequence_Size(owner);
+    Py_ssize_t n0 = PySequence_Size(p0), n1 = PySequence_Size(p1);
+    if (n < 1 || n0 < 0 || n1 < 0) { PyErr_SetString(PyExc_ValueError, "bad piece lists"); return -1; }
+    g->r = r;
+    g->n = (int)n;
+    g->size = r->size;
+    g->block = r->size + 4 * (int)n + X_N;
+    g->st = calloc((size_t)g->block, sizeof(int16_t));
+    g->owner = calloc((size_t)(2 * n + n0 + n1), sizeof(int16_t));
+    if (!g->st || !g->owner) { PyErr_NoMemory(); return -1; }
+    g->board = g->st;
+    g->square = g->board + r->size;
+    g->revealed = g->square + n;
+    g->moved = g->revealed + n;
+    g->track = g->moved + n;
+    g->x = g->track + n;
+    g->ptype = g->owner + n;
+    g->pids[0] = g->ptype + n;
+    g->pids[1] = g->pids[0] + n0;
+    g->npids[0] = (int)n0;
+    g->npids[1] = (int)n1;
+    if (seq_ints(board, g->board, r->size, "board") || seq_ints(owner, g->owner, n, "owner")
+        || seq_ints(ptype, g->ptype, n, "ptype") || seq_ints(square, g->square, n, "square")
+        || seq_ints(revealed, g->revealed, n, "revealed") || seq_ints(moved, g->moved, n, "moved")
+        || seq_ints(track, g->track, n, "track") || seq_ints(p0, g->pids[0], n0, "pids")
+        || seq_ints(p1, g->pids[1], n1, "pids"))
+        return -1;
+    g->x[X_TO_MOVE] = (int16_t)to_move;
+    set_ply(g, ply);
+    g->record = 1;
+    g->mti = 625; /* no generator until set_random */
+    return 0;
+}
+
+static void Game_dealloc(GameObject *self) {
+    game_free(&self->g);
+    Py_XDECREF(self->rules);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Game_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *rules = PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL;
+    if (!rules || !PyObject_TypeCheck(rules, &RulesType)) {
+        PyErr_SetString(PyExc_TypeError, "Game(rules, ...): rules must be a kernel Rules");
+        return NULL;
+    }
+    GameObject *self = (GameObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    Py_INCREF(rules);
+    self->rules = rules;
+    if (game_init(&self->g, &((RulesObject *)rules)->r, args)) { Py_DECREF(self); return NULL; }
+    (void)kw;
+    return (PyObject *)self;
+}
+
+static PyObject *Game_legal(GameObject *self, PyObject *unused) {
+    Game *g = &self->g;
+    if (!g->moves_valid && generate(g)) return PyErr_NoMemory();
+    PyObject *out = PyList_New(g->nmoves);
+    if (!out) return NULL;
+    for (int i = 0; i < g->nmoves; i++) {
+        PyObject *v = PyLong_FromLongLong(g->moves[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *Game_generate(GameObject *self, PyObject *unused) {
+    if (generate(&self->g)) return PyErr_NoMemory();
+    return PyLong_FromLong(self->g.nmoves);
+}
+
+static PyObject *events_list(Game *g) {
+    PyObject *out = PyList_New(g->nevents);
+    if (!out) return NULL;
+    for (int i = 0; i < g->nevents; i++) {
+        int32_t *p = g->events + i * EVW;
+        PyObject *t = Py_BuildValue("(iiiiiiii)", p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+        if (!t) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+static PyObject *Game_push(GameObject *self, PyObject *arg) {
+    long long m = PyLong_AsLongLong(arg);
+    if (m == -1 && PyErr_Occurred()) return NULL;
+    Game *g = &self->g;
+    int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
+    if (o >= g->size || d >= g->size || (a != NO_TARGET && a >= g->size) || !g->board[o] || (m >> 36)) {
+        PyErr_SetString(PyExc_ValueError, "push: not a move of this position");
+        return NULL;
+    }
+    if (push(g, m)) return PyErr_NoMemory();
+    return events_list(g);
+}
+
+static PyObject *Game_pop(GameObject *self, PyObject *unused) {
+    if (!self->g.nstack) { PyErr_SetString(PyExc_IndexError, "pop from an empty undo stack"); return NULL; }
+    pop(&self->g);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Game_no_moves(GameObject *self, PyObject *unused) {
+    no_moves(&self->g);
+    return events_list(&self->g);
+}
+
+static PyObject *i16_list(const int16_t *a, int n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(a[i]));
+    return out;
+}
+
+/* (board, square, revealed, moved, track, to_move, ply, (kind, winner, a, b, c)) */
+static PyObject *Game_state(GameObject *self, PyObject *unused) {
+    Game *g = &self->g;
+    int16_t *x = g->x;
+    return Py_BuildValue("(NNNNNii(iiiii))", i16_list(g->board, g->size), i16_list(g->square, g->n),
+                         i16_list(g->revealed, g->n), i16_list(g->moved, g->n), i16_list(g->track, g->n),
+                         x[X_TO_MOVE], ply_of(g), x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
+}
+
+static PyObject *Game_result(GameObject *self, PyObject *unused) {
+    int16_t *x = self->g.x;
+    return Py_BuildValue("(iiiii)", x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
+}
+
+static int read_mt(Game *g, PyObject *state) {
+    PyObject *fast = PySequence_Fast(state, "random state");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 625) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state is 625 numbers");
+        return -1;
+    }
+    for (int i = 0; i < 624; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        g->mt[i] = (uint32_t)v;
+    }
+    long idx = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, 624));
+    Py_DECREF(fast);
+    if (idx < 0 || idx > 624) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad state index"); return -1; }
+    g->mti = (int)idx;
+    return 0;
+}
+
+static PyObject *write_mt(Game *g) {
+    PyObject *out = PyTuple_New(625);
+    if (!out) return NULL;
+    for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(g->mt[i]));
+    PyTuple_SET_ITEM(out, 624, PyLong_FromLong(g->mti));
+    return out;
+}
+
+/* playout(mt_state, max_plies) -> (plies, new mt_state); events are not recorded */
+static PyObject *Game_playout(GameObject *self, PyObject *args) {
+    PyObject *state;
+    long max_plies;
+    if (!PyArg_ParseTuple(args, "Ol", &state, &max_plies)) return NULL;
+    Game *g = &self->g;
+    if (read_mt(g, state)) return NULL;
+    g->record = 0;
+    long n = playout(g, max_plies);
+    g->record = 1;
+    g->nevents = 0;
+    if (n < 0) return PyErr_NoMemory();
+    return Py_BuildValue("(lN)", n, write_mt(g));
+}
+
+static PyMethodDef Game_methods[] = {
+    {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
+    {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},
+    {"push", (PyCFunction)Game_push, METH_O, "Make a packed move (unchecked); returns its event records."},
+    {"pop", (PyCFunction)Game_pop, METH_NOARGS, "Undo the last push."},
+    {"no_moves", (PyCFunction)Game_no_moves, METH_NOARGS, "The side to move has no legal move: it loses."},
+    {"result", (PyCFunction)Game_result, METH_NOARGS, "The result fields (kind, winner, a, b, c)."},
+    {"state", (PyCFunction)Game_state, METH_NOARGS, "The mutable state as lists."},
+    {"playout", (PyCFunction)Game_playout, METH_VARARGS, "A random playout driven by a Mersenne Twister state."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gibson_core._kernel.Game",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_dealloc = (destructor)Game_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One game in the kernel (built by gibson_core.fastpath.FastGame).",
+    .tp_methods = Game_methods,
+    .tp_new = Game_new,
+};
+
+/* batch(games, seeds, max_plies) -> list of (plies, result kind, winner): plays each Game with the choices
+ * of random.Random(seed).choice (0 <= seed < 2**64), the GIL released; Games are left at their final positions. */
+static PyObject *batch(PyObject *mod, PyObject *args) {
+    PyObject *games, *seeds;
+    long max_plies;
+    if (!PyArg_ParseTuple(args, "OOl", &games, &seeds, &max_plies)) return NULL;
+    Py_ssize_t n = PySequence_Size(games);
+    if (n < 0 || PySequence_Size(seeds) != n) {
+        PyErr_SetString(PyExc_ValueError, "batch: one seed per game");
+        return NULL;
+    }
+    Game **gs = calloc((size_t)(n ? n : 1), sizeof(Game *));
+    long *plies = calloc((size_t)(n ? n : 1), sizeof(long));
+    PyObject *held = PyList_New(n), *out = NULL;
+    if (!gs || !plies || !held) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *go = PySequence_GetItem(games, i);
+        if (!go) goto done;
+        PyList_SET_ITEM(held, i, go);
+        if (!PyObject_TypeCheck(go, &GameType)) { PyErr_SetString(PyExc_TypeError, "batch: games must be kernel Games"); goto done; }
+        gs[i] = &((GameObject *)go)->g;
+        PyObject *sd = PySequence_GetItem(seeds, i);
+        if (!sd) goto done;
+        unsigned long long seed = PyLong_AsUnsignedLongLong(sd);
+        Py_DECREF(sd);
+        if (seed == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+        mt_seed(gs[i], seed);
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        gs[i]->record = 0;
+        plies[i] = playout(gs[i], max_plies);
+        gs[i]->record = 1;
+        gs[i]->nevents = 0;
+        if (plies[i] < 0) failed = 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) { PyErr_NoMemory(); goto done; }
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyList_SET_ITEM(out, i, Py_BuildValue("(lii)", plies[i], gs[i]->x[X_RES_KIND], gs[i]->x[X_RES_WINNER]));
+done:
+    free(gs);
+    free(plies);
+    Py_XDECREF(held);
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"batch", batch, METH_VARARGS, "Random playouts of many Games, GIL released."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "gibson_core._kernel",
+    "The compiled fast path for data-only variants (see docs/fastpath.md).", -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (!m) return NULL;
+    Py_INCREF(&RulesType);
+    Py_INCREF(&GameType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0
+        || PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0
+        || PyModule_AddIntConstant(m, "MAGIC", MAGIC) < 0
+        || PyModule_AddIntConstant(m, "VERSION", S_NSECTIONS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

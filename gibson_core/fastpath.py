@@ -1,0 +1,518 @@
+"""The fast path: a compiled kernel (``gibson_core._kernel``, C) for variants whose rules are data only.
+
+:func:`unsupported` is the explicit feature check: it names the first rule feature of a variant that the
+kernel does not know (a Python rule hook, an unknown data key or compiled field, a rule section such as
+``effects``) or None when the kernel plays the variant exactly as :class:`~gibson_core.state.GameState`
+does. :class:`FastGame` is a game in the kernel with the reference engine's interface for search and
+playouts (``legal_moves``, ``push``, ``pop``, ``outcome``, ``history``); :func:`batch_playouts` plays many
+games with the GIL released. See docs/fastpath.md for the design and how to teach the kernel a new feature.
+
+Random choices: the kernel runs CPython's Mersenne Twister and ``Random.choice`` bit for bit, so
+:meth:`FastGame.playout` called with a ``random.Random`` picks exactly the moves the Python engine's
+:func:`gibson_core.bench.random_playout` would pick and leaves the generator in the same state.
+
+``GIBSON_FASTPATH=0`` in the environment forces the Python engine everywhere (tests use it for the fallback).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import weakref
+from array import array
+
+from . import events as ev
+from .combat import ATTACKER, DEFENDER
+from .movegen import RULE_HOOKS, MoveTables
+from .moves import MOVE, Move
+from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+from .state import GameState, Result
+
+ENV = "GIBSON_FASTPATH"
+NO_TARGET = 0xFFF
+MAX_SQUARES = 0xFFF  # squares are 12-bit fields of a packed move
+
+# The data features the kernel knows. Anything else sends a variant to the Python engine (see unsupported()).
+KNOWN_TOP_LEVEL = frozenset({
+    "name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays", "services",
+    "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed", "lose_when_only_left",
+    "draw_when_none_left", "compulsory_attack", "options", "extends", "rename", "counts", "flags"})
+KNOWN_PIECE_KEYS = frozenset({"id", "name", "count", "service", "element", "tags", "value", "number", "move",
+                              "attack", "confined_to", "color", "description", "effects", "actions"})
+KNOWN_VARIANT_FIELDS = frozenset({
+    "name", "title", "description", "players", "grid", "kinds", "cell_kind", "zones", "paths", "types",
+    "type_index", "setup_squares", "combat_cells", "elements", "win_arrive", "lose_when_removed",
+    "lose_when_only_left", "draw_when_none_left", "transit_squares", "compulsory_attack", "ply_limit", "options",
+    "option_specs", "data", "source", "plugin_manager", "spec", "rules"})
+KNOWN_TYPE_FIELDS = frozenset({"id", "name", "count", "service", "element", "tags", "value", "number", "movement",
+                               "attack", "confined_to", "effects", "actions", "color", "description"})
+KNOWN_MOVEMENT_FIELDS = frozenset({"kind", "distance", "long_needs_attack"})
+KNOWN_TERRAIN_FIELDS = frozenset({"id", "name", "element", "element_by_tag", "transit", "passable", "color",
+                                  "stroke"})
+KNOWN_MOVE_KINDS = frozenset({STEP, DIAGONAL, JUMP, SLIDE, IMMOBILE})
+KNOWN_ATTACKS = frozenset({"orthogonal", "diagonal", "none"})
+KNOWN_CONDITIONS = frozenset({"across-coast", "same-element", "both-sea", "both-land", "out", "on"})
+KNOWN_RULE_SECTIONS: frozenset = frozenset()  # compiled rule sections (variant.rules) the kernel plays
+
+# table sections, in the kernel's order (gibson_core/_kernel.c)
+SECTIONS = ("scalars", "type", "lean", "maywin", "conf", "mask", "table", "win", "windata", "pathent",
+            "pathinner", "transit", "combat", "cdata", "outcome", "elem", "back")
+MAGIC = 0x47494231
+EV_MOVED, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER = range(1, 7)
+RM_COMBAT, RM_FORFEIT = 0, 1
+K_NONE, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES = range(7)
+REVEAL_REASONS = ("combat",)
+
+_MODULE = None
+_TRIED = False
+
+
+def kernel_module():
+    """The compiled ``gibson_core._kernel`` module, or None when it is not built or ``GIBSON_FASTPATH=0``."""
+    global _MODULE, _TRIED
+    if os.environ.get(ENV, "1").strip().lower() in ("0", "no", "off", "false", "python"):
+        return None
+    if not _TRIED:
+        _TRIED = True
+        try:
+            from . import _kernel
+        except ImportError:
+            _kernel = None
+        if _kernel is not None and getattr(_kernel, "VERSION", None) == len(SECTIONS):
+            _MODULE = _kernel
+    return _MODULE
+
+
+def _truthy_unknowns(obj, known: frozenset) -> list[str]:
+    fields = getattr(type(obj), "__attrs_attrs__", ())
+    return [f.name for f in fields if f.name not in known and getattr(obj, f.name)]
+
+
+def unsupported(variant) -> str | None:
+    """The first rule feature of ``variant`` the kernel does not play, in words, or None when it plays them all.
+    An unknown compiled field counts when its value is truthy (switched on); an unknown data key always."""
+    tables = MoveTables.for_variant(variant)
+    hooks = [name for name in RULE_HOOKS if tables.hooks_present.get(name)]
+    if hooks:
+        return "rule hooks: " + ", ".join(hooks)
+    extra = sorted(set(variant.rules) - KNOWN_RULE_SECTIONS)
+    if extra:
+        return "rule sections: " + ", ".join(extra)
+    unknown = sorted(k for k in variant.data if k not in KNOWN_TOP_LEVEL)
+    if unknown:
+        return "data keys: " + ", ".join(map(str, unknown))
+    for spec in variant.data.get("pieces") or []:
+        keys = sorted(k for k in spec if k not in KNOWN_PIECE_KEYS) if isinstance(spec, dict) else []
+        if keys:
+            return "piece keys: " + ", ".join(map(str, keys))
+    fields = _truthy_unknowns(variant, KNOWN_VARIANT_FIELDS)
+    if fields:
+        return "variant fields: " + ", ".join(fields)
+    for t in variant.types:
+        fields = _truthy_unknowns(t, KNOWN_TYPE_FIELDS) + _truthy_unknowns(t.movement, KNOWN_MOVEMENT_FIELDS)
+        if fields:
+            return f"piece {t.id} fields: " + ", ".join(fields)
+        if t.movement.kind not in KNOWN_MOVE_KINDS or t.attack not in KNOWN_ATTACKS:
+            return f"piece {t.id} moves {t.movement.kind!r} / attacks {t.attack!r}"
+        if t.effects or t.actions:
+            return f"piece {t.id} effects or actions"
+    for kind in variant.kinds.values():
+        fields = _truthy_unknowns(kind, KNOWN_TERRAIN_FIELDS)
+        if fields:
+            return "terrain fields: " + ", ".join(fields)
+    for row in variant.combat_cells:
+        for rules, _base in row:
+            for rule in rules:
+                heads = {c[0] for c in rule.conditions} - KNOWN_CONDITIONS
+                if heads:
+                    return "combat conditions: " + ", ".join(sorted(heads))
+    if variant.grid.size > MAX_SQUARES:
+        return f"a board of {variant.grid.size} squares (the kernel packs squares in 12 bits)"
+    return None
+
+
+def engine_for(variant) -> str:
+    """``"fast"`` when the kernel is built and plays this variant, otherwise ``"python"``."""
+    return "fast" if kernel_module() is not None and unsupported(variant) is None else "python"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Compiling a variant into the kernel's tables
+# ---------------------------------------------------------------------------------------------------------
+class _Sections:
+    def __init__(self):
+        self.data = {name: [] for name in SECTIONS}
+
+    def mask(self, values) -> int:
+        """Append a 0/1 mask to the mask section; returns its offset."""
+        out = self.data["mask"]
+        off = len(out)
+        out.extend(1 if v else 0 for v in values)
+        return off
+
+    def pack(self) -> bytes:
+        header = [MAGIC, len(SECTIONS)]
+        offsets, body = [], []
+        base = len(header) + len(SECTIONS)
+        for name in SECTIONS:
+            offsets.append(base + len(body))
+            body.extend(self.data[name] or [0])
+        return array("i", header + offsets + body).tobytes()
+
+
+class Kernel:
+    """A variant compiled for the kernel: its tables (``rules``), move codes and the decoding of events and
+    results back into the reference engine's objects. One per variant (:meth:`for_variant`)."""
+
+    _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def for_variant(cls, variant) -> Kernel:
+        """The variant's kernel; ValueError naming the feature when the variant is not supported."""
+        module = kernel_module()
+        if module is None:
+            raise ValueError("the fast path is not available (not built, or GIBSON_FASTPATH=0)")
+        k = cls._cache.get(variant)
+        if k is None:
+            why = unsupported(variant)
+            if why:
+                raise ValueError(f"{variant.name} needs the Python engine ({why})")
+            k = cls._cache[variant] = cls(variant, module)
+        return k
+
+    def __init__(self, variant, module):
+        self.variant = variant
+        self.module = module
+        self.tables = MoveTables.for_variant(variant)
+        self.outcomes: list = []
+        self._outcome_ids: dict = {}
+        self.win_reasons: list[str] = []
+        self.rules = module.Rules(self._compile())
+        self._moves: dict[int, Move] = {}
+        self._codes: dict[Move, int] = {}
+        grid = variant.grid
+        self.names = grid.names
+        self.index = grid.index
+
+    def _outcome(self, outcome) -> int:
+        k = self._outcome_ids.get(outcome)
+        if k is None:
+            k = self._outcome_ids[outcome] = len(self.outcomes)
+            self.outcomes.append(outcome)
+        return k
+
+    def _compile(self) -> bytes:
+        v, tables = self.variant, self.tables
+        grid = v.grid
+        size, nt = grid.size, len(v.types)
+        s = _Sections()
+        d = s.data
+        d["scalars"] = [size, nt, int(v.compulsory_attack), v.ply_limit or 0, len(tables.path_inner),
+                        int(bool(v.lose_when_only_left)), int(bool(v.draw_when_none_left))]
+        # move tables: one per distinct compiled table, rows of rays of (dest, n attacks, attack squares)
+        table_offsets: dict[int, int] = {}
+        tab = d["table"]
+        for slides, table, _can_attack, _long in tables.by_type:
+            if table is None or id(table) in table_offsets:
+                continue
+            start = len(tab)
+            table_offsets[id(table)] = start
+            tab.extend([0] * size)
+            for o in range(size):
+                tab[start + o] = len(tab)
+                rays = table[o] if slides else (table[o],)
+                tab.append(len(rays))
+                for ray in rays:
+                    tab.append(len(ray))
+                    for dest, _plain, attacks in ray:
+                        tab += [dest, len(attacks)] + [a for a, _mv in attacks]
+        for t, (slides, table, can_attack, long_only) in enumerate(tables.by_type):
+            d["type"] += [int(slides), -1 if table is None else table_offsets[id(table)], int(can_attack),
+                          int(long_only), int(t in v.lose_when_removed), int(t in v.lose_when_only_left),
+                          int(t in v.draw_when_none_left), 0]
+        for p in range(2):
+            d["lean"] += [int(plan is not None) for plan in tables.lean[p]]
+            d["maywin"] += [int(t in tables.win_types[p]) for t in range(nt)]
+            d["conf"] += [-1 if zone is None else s.mask(sq in zone for sq in range(size))
+                          for zone in tables.confined[p]]
+        # arrival wins: per player and square, entries (type mask, path id, path's last-but-one square, reason)
+        windata = d["windata"]
+        for p in range(2):
+            row = [-1] * size
+            for sq, entries in sorted(v.win_arrive[p].items()):
+                row[sq] = len(windata)
+                windata.append(len(entries))
+                for types, path, reason in entries:
+                    self.win_reasons.append(reason)
+                    windata += [s.mask(t in types for t in range(nt)),
+                                -1 if path is None else tables.path_ids[path],
+                                -1 if path is None else path[-2], len(self.win_reasons) - 1]
+            d["win"] += row
+        entries = sorted(tables.path_entries.items())
+        d["pathent"] = [len(entries)] + [x for (o, dd), k in entries for x in (o, dd, k)]
+        for inner in tables.path_inner:
+            d["pathinner"] += [int(sq in inner) for sq in range(size)]
+        transit = list(v.transit_squares)  # the Python engine's iteration order, which decides event order
+        d["transit"] = [len(transit)] + transit
+        element_ids: dict = {}  # each distinct element value (None included) gets a number
+        d["elem"] = [element_ids.setdefault(v.elements[t][sq], len(element_ids)) for t in range(nt) for sq in range(size)]
+        self._compile_combat(s, element_ids)
+        for p in range(2):
+            step = -1 if p == 0 else 1
+            for sq in range(size):
+                dest = grid.offset(sq, 0, step)
+                d["back"].append(-1 if dest is None or grid.wall_between(sq, dest) else dest)
+        return s.pack()
+
+    def _compile_combat(self, s: _Sections, ids: dict) -> None:
+        v = self.variant
+        nt = len(v.types)
+        d = s.data
+        cdata = d["cdata"]
+        for ta in range(nt):
+            for td in range(nt):
+                rules, base = v.combat_cells[ta][td]
+                d["combat"].append(len(cdata))
+                cdata.append(len(rules))
+                for rule in rules:
+                    conds = [self._condition(s, c, rule.first, ta, td, ids) for c in rule.conditions]
+                    cdata.append(len(conds))
+                    for c in conds:
+                        cdata += c
+                    cdata.append(self._outcome(rule.outcome))
+                cdata.append(self._outcome(base))
+        for outcome in self.outcomes:
+            roles = [0 if r == ATTACKER else 1 for r in outcome.removed]
+            retreat = -1 if not outcome.retreat else (0 if outcome.retreat == ATTACKER else 1)
+            d["outcome"] += [len(roles)] + (roles + [0, 0])[:2] + [retreat]
+
+    def _condition(self, s: _Sections, cond: tuple, first: str, ta: int, td: int, ids: dict) -> list:
+        """One combat condition as (op, role, argument); square conditions become a mask [owner][square]."""
+        v = self.variant
+        size = v.grid.size
+        head = cond[0]
+        if head == "across-coast":
+            return [1, 0, 0]
+        if head == "same-element":
+            return [2, 0, 0]
+        if head in ("both-sea", "both-land"):
+            return [3, 0, ids.get(head[5:], -2)]
+        role = cond[1]
+        if role in ("first", "second"):
+            role = first if role == "first" else (DEFENDER if first == ATTACKER else ATTACKER)
+        t = ta if role == ATTACKER else td
+        r = 0 if role == ATTACKER else 1
+        if head == "out":
+            native = v.types[t].element
+            row = [native is not None and v.elements[t][sq] != native for sq in range(size)]
+            return [4, r, s.mask(row + row)]
+        whose, name = cond[2], cond[3]
+        if name in v.kinds:
+            row = [v.cell_kind[sq] == name for sq in range(size)]
+            return [4, r, s.mask(row + row)]
+        zone = v.zones.get(name, {})
+        players = v.players
+        rows = []
+        for owner in range(2):
+            if whose == "own":
+                inside = zone.get(players[owner], ())
+                rows += [sq in inside for sq in range(size)]
+            elif whose == "enemy":
+                inside = zone.get(players[1 - owner], ())
+                rows += [sq in inside for sq in range(size)]
+            else:
+                rows += [any(sq in sqs for sqs in zone.values()) for sq in range(size)]
+        return [4, r, s.mask(rows)]
+
+    # -- moves ------------------------------------------------------------------------------------------
+    def move(self, code: int) -> Move:
+        """The Move of a packed code (the reference engine's interned Move object)."""
+        mv = self._moves.get(code)
+        if mv is None:
+            a = (code >> 24) & 0xFFF
+            mv = self._moves[code] = self.tables.move(code & 0xFFF, (code >> 12) & 0xFFF, -1 if a == NO_TARGET else a)
+            self._codes[mv] = code
+        return mv
+
+    def code(self, move: Move) -> int:
+        """The packed code of a Move (ValueError for an action, which the kernel does not know)."""
+        code = self._codes.get(move)
+        if code is None:
+            if move.kind != MOVE or move.dest is None:
+                raise ValueError(f"the kernel plays only moves, not {move}")
+            index = self.index
+            a = NO_TARGET if move.target is None else index[move.target]
+            code = index[move.origin] | (index[move.dest] << 12) | (a << 24)
+            self._codes[move] = code
+        return code
+
+    # -- events and results -----------------------------------------------------------------------------
+    def removal_reason(self, ptype: int, code: int, arg: int) -> tuple[str, str]:
+        """(reason, hidden reason) of a removal record."""
+        if code == RM_COMBAT:
+            return self.outcomes[arg].reason, "a hidden piece was removed"
+        name = self.variant.kinds[self.variant.cell_kind[arg]].name
+        return (f"{self.variant.types[ptype].name} forfeit: it stayed on the {name}",
+                f"a piece forfeit: it stayed on the {name}")
+
+    def result(self, kind: int, winner: int, a: int, b: int, c: int) -> Result | None:
+        """The Result of the kernel's result fields (None while the game goes on)."""
+        if kind == K_NONE:
+            return None
+        v = self.variant
+        players = v.players
+        name = "draw" if winner < 0 else players[winner]
+        if kind == K_ARRIVE:
+            return Result(name, self.win_reasons[a].format(piece=v.types[b].name))
+        if kind == K_BOTH_LOST:
+            return Result(name, "both sides lost at once")
+        if kind == K_LOSER:
+            if a < 0:
+                return Result(name, f"{players[1 - winner]} is beaten")
+            return Result(name, f"{v.types[a].name} lost: {self.removal_reason(a, b, c)[0]}")
+        if kind == K_NONE_LEFT:
+            names = ", ".join(sorted({v.types[t].name for t in v.draw_when_none_left}))
+            return Result(name, f"neither side has any of: {names}")
+        if kind == K_PLY_LIMIT:
+            return Result(name, f"ply limit of {v.ply_limit} reached")
+        return Result(name, f"{players[a]} has no legal move")
+
+    def events(self, records) -> tuple:
+        """The reference engine's event objects for the kernel's event records of one move."""
+        names, players, types = self.names, self.variant.players, self.variant.types
+        out = []
+        for kind, a, b, c, d, e, f, g in records:
+            if kind == EV_MOVED:
+                out.append(ev.Moved(players[a], names[b], names[c], d))
+            elif kind == EV_ATTACKED:
+                out.append(ev.Attacked(players[a], names[b], names[c], types[d].id, types[e].id))
+            elif kind == EV_REVEALED:
+                out.append(ev.Revealed(names[a], players[b], types[c].id, d, REVEAL_REASONS[e]))
+            elif kind == EV_REMOVED:
+                reason, hidden = self.removal_reason(c, f, g)
+                out.append(ev.Removed(names[a], players[b], types[c].id, d, reason, bool(e), hidden))
+            elif kind == EV_RETREATED:
+                out.append(ev.Retreated(names[a], names[b], c, self.outcomes[d].reason))
+            else:
+                res = self.result(b, a, c, d, e)
+                out.append(ev.GameOver(res.winner, res.reason))
+        return tuple(out)
+
+    def game(self, state: GameState):
+        """A kernel Game at ``state``'s position (the state is not changed)."""
+        if state.result is not None:
+            raise ValueError("the game is over")
+        return self.module.Game(self.rules, state.board, state.owner, state.ptype, state.square,
+                                [int(x) for x in state.revealed], [int(x) for x in state.moved], state.track,
+                                state.pids[0], state.pids[1], state.to_move, state.ply)
+
+
+class FastGame:
+    """A game in the kernel with the reference engine's interface for search and playouts.
+
+    Made from a :class:`GameState` (copied; hidden types included, so it belongs with whoever owns that state:
+    the engine, or an agent's own determinized world). ``legal_moves``/``push``/``pop``/``outcome`` and
+    ``history`` behave as the reference engine's (events are decoded when ``history`` is read); the position
+    is read with :meth:`snapshot`.
+    """
+
+    def __init__(self, state: GameState):
+        self.kernel = Kernel.for_variant(state.variant)
+        self.variant = state.variant
+        self.game = self.kernel.game(state)
+        self.tokens = dict(state.tokens)
+        # [move, event records, decoded events or None] per ply: records are decoded when history is read
+        self._hist: list[list] = [[move, (), events] for move, events in state.history]
+        self._legal: list[Move] | None = None
+        self.result: Result | None = None
+
+    @property
+    def history(self) -> list[tuple[Move, tuple]]:
+        """``(move, events)`` per ply, as :attr:`GameState.history`."""
+        decode = self.kernel.events
+        for entry in self._hist:
+            if entry[2] is None:
+                entry[2] = decode(entry[1])
+        return [(move, events) for move, _records, events in self._hist]
+
+    def last_events(self) -> tuple:
+        """The events of the last move (as ``history[-1][1]``, without decoding the whole history)."""
+        entry = self._hist[-1]
+        if entry[2] is None:
+            entry[2] = self.kernel.events(entry[1])
+        return entry[2]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the side to move, in the reference engine's order (empty once over)."""
+        if self._legal is None:
+            move = self.kernel.move
+            self._legal = [move(c) for c in self.game.legal()]
+        return self._legal
+
+    def push(self, move: Move) -> None:
+        """Make a move without checking it (as :meth:`GameState.push`)."""
+        self._hist.append([move, self.game.push(self.kernel.code(move)), None])
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+
+    def pop(self) -> Move:
+        """Undo the last push made on this FastGame; returns its move."""
+        self.game.pop()
+        move = self._hist.pop()[0]
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+        return move
+
+    def outcome(self) -> Result | None:
+        """The result, including the loss of a side to move with no legal move (as :meth:`GameState.outcome`)."""
+        if self.result is None and not self.legal_moves():
+            records = self.game.no_moves()
+            self.result = self.kernel.result(*self.game.result())
+            if self._hist:
+                self.history  # noqa: B018 - decode what is there, then add the game-over event
+                self._hist[-1][2] += self.kernel.events(records)
+            self._legal = []
+        return self.result
+
+    def playout(self, rng: random.Random, max_plies: int = 100_000) -> int:
+        """Random legal moves until the game ends, chosen exactly as ``rng.choice`` would choose them (the
+        generator is advanced accordingly). Afterwards the game holds the final position with no history and
+        an empty undo stack (a playout is not undone). Returns the plies played."""
+        version, mt, gauss = rng.getstate()
+        plies, mt = self.game.playout(mt, max_plies)
+        rng.setstate((version, mt, gauss))
+        self._legal = None
+        self._hist.clear()
+        self.result = self.kernel.result(*self.game.result())
+        return plies
+
+    def snapshot(self) -> dict:
+        """The whole mutable position (for comparison with a GameState's :func:`state_snapshot`)."""
+        board, square, revealed, moved, track, to_move, ply, _res = self.game.state()
+        return {"board": board, "square": square, "revealed": [bool(x) for x in revealed],
+                "moved": [bool(x) for x in moved], "track": track, "to_move": to_move, "ply": ply,
+                "tokens": dict(self.tokens), "result": self.result}
+
+    @property
+    def ply(self) -> int:
+        """Plies played since the start of the game."""
+        return self.game.state()[6]
+
+
+def state_snapshot(state: GameState) -> dict:
+    """A GameState's mutable position in :meth:`FastGame.snapshot`'s form."""
+    return {"board": list(state.board), "square": list(state.square), "revealed": [bool(x) for x in state.revealed],
+            "moved": [bool(x) for x in state.moved], "track": list(state.track), "to_move": state.to_move,
+            "ply": state.ply, "tokens": dict(state.tokens), "result": state.result}
+
+
+def batch_playouts(states: list[GameState], seeds: list[int], max_plies: int = 100_000) -> list[tuple]:
+    """Random playouts of many games in the kernel with the GIL released; game ``i`` makes the choices of
+    ``random.Random(seeds[i]).choice`` (seeds: ints, 0 <= seed < 2**64; the kernel seeds its Mersenne Twister
+    exactly as CPython does). Returns ``(plies, Result)`` per game; the states are not changed."""
+    if not states:
+        return []
+    kernel = Kernel.for_variant(states[0].variant)
+    games = [kernel.game(s) for s in states]
+    out = kernel.module.batch(games, list(seeds), max_plies)
+    return [(plies, kernel.result(*g.state()[7])) for (plies, _k, _w), g in zip(out, games, strict=True)]
