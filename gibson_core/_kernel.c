@@ -19,14 +19,22 @@
 /* ---- table layout (must match fastpath.py) ---------------------------------------------------------- */
 enum {
     S_SCALARS, S_TYPE, S_LEAN, S_MAYWIN, S_CONF, S_MASK, S_TABLE, S_WIN, S_WINDATA, S_PATHENT, S_PATHINNER,
-    S_TRANSIT, S_COMBAT, S_CDATA, S_OUTCOME, S_ELEM, S_BACK, S_NSECTIONS
+    S_TRANSIT, S_COMBAT, S_CDATA, S_OUTCOME, S_ELEM, S_BACK, S_SQLIST, S_EFFECT, S_REACH, S_ACTION,
+    S_NSECTIONS
 };
-enum { SC_SIZE, SC_NTYPES, SC_COMPULSORY, SC_PLY_LIMIT, SC_NPATHS, SC_HAS_LWOL, SC_HAS_DWNL, SC_N };
+enum { SC_SIZE, SC_NTYPES, SC_COMPULSORY, SC_PLY_LIMIT, SC_NPATHS, SC_HAS_LWOL, SC_HAS_DWNL, SC_FILES, SC_N };
+/* effects: kind, targets mask, spare mask, backfire mask, cause word, effect id */
+enum { F_KIND, F_TARGETS, F_SPARE, F_BACKFIRE, F_CAUSE, F_ID, F_STRIDE };
+/* actions: kind (1 illuminate, 2 fire), square list (illuminate), range, targets mask, revealed only,
+ * reveal self, action id */
+enum { A_KIND, A_SQLIST, A_RANGE, A_TARGETS, A_REVEALED_ONLY, A_REVEAL_SELF, A_ID, A_STRIDE };
+enum { KIND_MOVE = 0, KIND_ILLUMINATE = 1, KIND_FIRE = 2 };
+enum { W_COMBAT = 0, W_SPOTTED, W_ILLUMINATED, W_ILLUMINATE, W_FIRE };
 enum { T_SLIDES, T_TABLE, T_CAN_ATTACK, T_LONG_ONLY, T_LWR, T_LWOL, T_DWNL, T_SPARE, T_STRIDE };
 enum { C_ACROSS = 1, C_SAME, C_BOTH, C_PRED };
-enum { EV_MOVED = 1, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER };
-enum { RV_COMBAT = 0 };
-enum { RM_COMBAT = 0, RM_FORFEIT = 1 };
+enum { EV_MOVED = 1, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER, EV_ACTED };
+/* removal reasons: the argument of blast/backfire/fire is id * 1024 + the other piece's type */
+enum { RM_COMBAT = 0, RM_FORFEIT, RM_BLAST, RM_BACKFIRE, RM_FIRE };
 enum { K_NONE = 0, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES };
 #define NO_TARGET 0xFFF
 #define EVW 8
@@ -35,7 +43,7 @@ enum { K_NONE = 0, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_N
 typedef struct {
     int32_t *buf;
     const int32_t *sec[S_NSECTIONS];
-    int size, ntypes, compulsory, ply_limit, npaths, has_lwol, has_dwnl;
+    int size, ntypes, compulsory, ply_limit, npaths, has_lwol, has_dwnl, files;
 } Rules;
 
 typedef struct {
@@ -63,6 +71,8 @@ typedef struct {
     int nevents, capevents, record;
     /* per move */
     int losers, removed_this_move;
+    int32_t *blast, *back;           /* effects met on arrival: (piece, effect offset) pairs */
+    int capblast, capback;
     int loss[2][4];                  /* has, type, reason code, reason argument */
     uint32_t mt[624];
     int mti;
@@ -202,6 +212,39 @@ static void update_track(Game *g, int pid, int o, int d) {
     g->track[pid] = (int16_t)k;
 }
 
+/* ---- actions (effects.EffectTables.action_moves): after every move, piece by piece --------------------- */
+static inline int64_t pack_action(int kind, int o, int target) {
+    return (int64_t)o | ((int64_t)NO_TARGET << 12) | ((int64_t)target << 24) | ((int64_t)kind << 36);
+}
+
+static int actions(Game *g, int me) {
+    const Rules *r = g->r;
+    const int32_t *acts = r->sec[S_ACTION], *mask = r->sec[S_MASK];
+    if (!acts[0]) return 0;
+    int them = 1 - me, files = r->files;
+    for (int i = 0; i < g->npids[me]; i++) {
+        int pid = g->pids[me][i], o = g->square[pid];
+        int off = acts[1 + g->ptype[pid]];
+        if (o < 0 || off < 0) continue;
+        int n = acts[off];
+        for (int k = 0; k < n; k++) {
+            const int32_t *a = acts + off + 1 + k * A_STRIDE;
+            if (a[A_KIND] == KIND_ILLUMINATE) {
+                if (add_move(g, pack_action(KIND_ILLUMINATE, o, NO_TARGET))) return -1;
+                continue;
+            }
+            int f0 = o % files, r0 = o / files;
+            for (int j = 0; j < g->npids[them]; j++) {
+                int q = g->pids[them][j], d = g->square[q];
+                if (d < 0 || (a[A_REVEALED_ONLY] && !g->revealed[q]) || !mask[a[A_TARGETS] + g->ptype[q]]) continue;
+                if (abs(d % files - f0) + abs(d / files - r0) <= a[A_RANGE] && add_move(g, pack_action(KIND_FIRE, o, d)))
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- legal moves (GameState._generate / _moves_of) ---------------------------------------------------- */
 static int generate(Game *g) {
     const Rules *r = g->r;
@@ -277,7 +320,7 @@ static int generate(Game *g) {
         }
     }
     (void)size;
-    return 0;
+    return actions(g, me);
 }
 
 /* ---- making moves -------------------------------------------------------------------------------------- */
@@ -301,6 +344,82 @@ static void remove_piece(Game *g, int pid, int code, int arg) {
         g->losers |= 1 << p;
         g->loss[p][0] = 1; g->loss[p][1] = g->ptype[pid]; g->loss[p][2] = code; g->loss[p][3] = arg;
     }
+}
+
+/* effects.EffectTables.on_arrival: the effects in reach of the square piece pid ended its move on */
+static int on_arrival(Game *g, int pid, int square) {
+    const Rules *r = g->r;
+    const int32_t *reach = r->sec[S_REACH], *sql = r->sec[S_SQLIST], *eff = r->sec[S_EFFECT], *mask = r->sec[S_MASK];
+    int nreach = reach[0], nt = r->ntypes;
+    if (!nreach) return 0;
+    int me = g->owner[pid], t = g->ptype[pid], nblast = 0, nback = 0, spotted = 0;
+    int16_t *board = g->board;
+    const int32_t *p = reach + 1;
+    for (int k = 0; k < nreach; k++, p += 1 + nt) {
+        const int32_t *row = sql + sql[p[0] + square];
+        for (int i = 1; i <= row[0]; i++) {
+            int q = board[row[i]];
+            if (!q || g->owner[q] == me) continue;
+            int lst = p[1 + g->ptype[q]];
+            for (int e = 0; e < eff[lst]; e++) {
+                int fo = eff[lst + 1 + e];
+                const int32_t *f = eff + fo;
+                if (mask[f[F_BACKFIRE] + t]) {
+                    if (grow((void **)&g->back, &g->capback, 2 * nback + 2, sizeof(int32_t))) return -1;
+                    g->back[2 * nback] = q;
+                    g->back[2 * nback + 1] = fo;
+                    nback++;
+                } else if (!mask[f[F_TARGETS] + t] || mask[f[F_SPARE] + t]) {
+                    continue;
+                } else if (f[F_KIND] == 1) {
+                    spotted = 1;
+                } else {
+                    if (grow((void **)&g->blast, &g->capblast, 2 * nblast + 2, sizeof(int32_t))) return -1;
+                    g->blast[2 * nblast] = q;
+                    g->blast[2 * nblast + 1] = fo;
+                    nblast++;
+                }
+            }
+        }
+    }
+    if (spotted) reveal(g, pid, W_SPOTTED);
+    for (int i = 0; i < nback; i++) {
+        int q = g->back[2 * i];
+        const int32_t *f = eff + g->back[2 * i + 1];
+        if (g->square[q] >= 0) {
+            reveal(g, pid, f[F_CAUSE]);
+            reveal(g, q, f[F_CAUSE]);
+            remove_piece(g, q, RM_BACKFIRE, f[F_ID] * 1024 + t);
+        }
+    }
+    if (nblast && g->square[pid] >= 0) {
+        for (int i = 0; i < nblast; i++) reveal(g, g->blast[2 * i], eff[g->blast[2 * i + 1] + F_CAUSE]);
+        const int32_t *f = eff + g->blast[1];
+        reveal(g, pid, f[F_CAUSE]);
+        remove_piece(g, pid, RM_BLAST, f[F_ID] * 1024 + g->ptype[g->blast[0]]);
+    }
+    return 0;
+}
+
+/* effects.EffectTables.apply: illuminate or fire (assumed legal) */
+static void apply_action(Game *g, int kind, int o, int target) {
+    const Rules *r = g->r;
+    const int32_t *acts = r->sec[S_ACTION];
+    int pid = g->board[o], me = g->x[X_TO_MOVE], off = acts[1 + g->ptype[pid]];
+    const int32_t *a = NULL;
+    for (int k = 0; k < acts[off]; k++)
+        if (acts[off + 1 + k * A_STRIDE + A_KIND] == kind) { a = acts + off + 1 + k * A_STRIDE; break; }
+    event(g, EV_ACTED, me, kind, o, target, 0, 0, 0);
+    if (a[A_REVEAL_SELF]) reveal(g, pid, kind == KIND_ILLUMINATE ? W_ILLUMINATE : W_FIRE);
+    if (kind == KIND_ILLUMINATE) {
+        const int32_t *sql = r->sec[S_SQLIST], *row = sql + sql[a[A_SQLIST] + o];
+        for (int i = 1; i <= row[0]; i++) {
+            int q = g->board[row[i]];
+            if (q && g->owner[q] != me) reveal(g, q, W_ILLUMINATED);
+        }
+        return;
+    }
+    remove_piece(g, g->board[target], RM_FIRE, a[A_ID] * 1024 + g->ptype[pid]);
 }
 
 static int condition(Game *g, const int32_t *c, int attacker, int defender) {
@@ -339,8 +458,8 @@ static int resolve(Game *g, int attacker, int defender) {
 static void fight(Game *g, int attacker, int defender) {
     event(g, EV_ATTACKED, g->owner[attacker], g->square[attacker], g->square[defender], g->ptype[attacker],
           g->ptype[defender], 0, 0);
-    reveal(g, attacker, RV_COMBAT);
-    reveal(g, defender, RV_COMBAT);
+    reveal(g, attacker, W_COMBAT);
+    reveal(g, defender, W_COMBAT);
     int oc = resolve(g, attacker, defender);
     const int32_t *o = g->r->sec[S_OUTCOME] + 4 * oc; /* nremoved, role, role, retreat role */
     for (int i = 0; i < o[0]; i++) remove_piece(g, o[1 + i] ? defender : attacker, RM_COMBAT, oc);
@@ -404,25 +523,32 @@ static int push(Game *g, int64_t m) {
     g->removed_this_move = 0;
     memset(g->loss, 0, sizeof(g->loss));
     const Rules *r = g->r;
-    int me = g->x[X_TO_MOVE];
+    int me = g->x[X_TO_MOVE], kind = (int)(m >> 36);
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
-    int pid = g->board[o];
-    g->board[o] = 0;
-    g->board[d] = (int16_t)pid;
-    g->square[pid] = (int16_t)d;
-    g->moved[pid] = 1;
-    event(g, EV_MOVED, me, o, d, pid, 0, 0, 0);
-    int won = arrival_entry(g, pid, o, d, 1);
-    update_track(g, pid, o, d);
-    if (won >= 0) {
-        int first = arrival_entry(g, pid, o, d, 0);
-        finish(g, me, K_ARRIVE, r->sec[S_WINDATA][first + 3], g->ptype[pid], 0);
-    } else if (a != NO_TARGET && g->square[pid] == d) {
-        int target = g->board[a];
-        if (target) fight(g, pid, target);
+    if (kind != KIND_MOVE) {
+        apply_action(g, kind, o, a);
+    } else {
+        int pid = g->board[o];
+        g->board[o] = 0;
+        g->board[d] = (int16_t)pid;
+        g->square[pid] = (int16_t)d;
+        g->moved[pid] = 1;
+        event(g, EV_MOVED, me, o, d, pid, 0, 0, 0);
+        int won = arrival_entry(g, pid, o, d, 1);
+        update_track(g, pid, o, d);
+        if (won >= 0) {
+            int first = arrival_entry(g, pid, o, d, 0);
+            finish(g, me, K_ARRIVE, r->sec[S_WINDATA][first + 3], g->ptype[pid], 0);
+        } else {
+            if (on_arrival(g, pid, d)) return -1;
+            if (a != NO_TARGET && g->square[pid] == d) {
+                int target = g->board[a];
+                if (target) fight(g, pid, target);
+            }
+        }
     }
     if (!g->x[X_RES_KIND]) {
-        int moved_pid = g->board[d];
+        int moved_pid = kind == KIND_MOVE ? g->board[d] : 0;
         const int32_t *tr = r->sec[S_TRANSIT];
         for (int i = 0; i < tr[0]; i++) {
             int sq = tr[1 + i], q = g->board[sq];
@@ -504,6 +630,7 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     self->r.npaths = sc[SC_NPATHS];
     self->r.has_lwol = sc[SC_HAS_LWOL];
     self->r.has_dwnl = sc[SC_HAS_DWNL];
+    self->r.files = sc[SC_FILES];
     (void)kw;
     return (PyObject *)self;
 }
@@ -520,8 +647,10 @@ static PyTypeObject RulesType = {
 
 /* ---- Python glue: Game -------------------------------------------------------------------------------- */
 static void game_free(Game *g) {
-    free(g->st); free(g->owner); free(g->stack); free(g->moves); free(g->events);
-    g->st = NULL; g->owner = NULL; g->stack = NULL; g->moves = NULL; g->events = NULL;
+    free(g->st); free(g->owner); free(g->stack); free(g->moves); free(g->events); free(g->blast);
+    free(g->back);
+    g->st = NULL; g->owner = NULL; g->stack = NULL; g->moves = NULL; g->events = NULL; g->blast = NULL;
+    g->back = NULL;
 }
 
 static int seq_ints(PyObject *seq, int16_t *out, Py_ssize_t n, const char *what) {
@@ -638,7 +767,9 @@ static PyObject *Game_push(GameObject *self, PyObject *arg) {
     if (m == -1 && PyErr_Occurred()) return NULL;
     Game *g = &self->g;
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
-    if (o >= g->size || d >= g->size || (a != NO_TARGET && a >= g->size) || !g->board[o] || (m >> 36)) {
+    int kind = (int)(m >> 36);
+    if (o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size) || !g->board[o]
+        || kind > KIND_FIRE || (kind == KIND_FIRE && (a == NO_TARGET || !g->board[a]))) {
         PyErr_SetString(PyExc_ValueError, "push: not a move of this position");
         return NULL;
     }

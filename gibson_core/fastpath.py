@@ -24,7 +24,7 @@ from array import array
 from . import events as ev
 from .combat import ATTACKER, DEFENDER
 from .movegen import RULE_HOOKS, MoveTables
-from .moves import MOVE, Move
+from .moves import FIRE, ILLUMINATE, MOVE, Move
 from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
 from .state import GameState, Result
 
@@ -52,16 +52,22 @@ KNOWN_TERRAIN_FIELDS = frozenset({"id", "name", "element", "element_by_tag", "tr
 KNOWN_MOVE_KINDS = frozenset({STEP, DIAGONAL, JUMP, SLIDE, IMMOBILE})
 KNOWN_ATTACKS = frozenset({"orthogonal", "diagonal", "none"})
 KNOWN_CONDITIONS = frozenset({"across-coast", "same-element", "both-sea", "both-land", "out", "on"})
-KNOWN_RULE_SECTIONS: frozenset = frozenset()  # compiled rule sections (variant.rules) the kernel plays
+KNOWN_RULE_SECTIONS = frozenset({"effects"})  # compiled rule sections (variant.rules) the kernel plays
+RULE_MODULES = {"effects": "gibson_core.effects"}  # the core's hook modules that serve them (mirrored in C)
+KNOWN_EFFECT_FIELDS = frozenset({"kind", "targets", "spare", "backfire", "cause", "reason", "backfire_reason"})
+KNOWN_ACTION_FIELDS = frozenset({"kind", "radius", "range", "targets", "revealed_only", "reveal_self", "reason"})
+KNOWN_EFFECT_KINDS = frozenset({"destroy", "reveal"})
+KINDS = (MOVE, ILLUMINATE, FIRE)  # move kinds as the kernel numbers them
 
 # table sections, in the kernel's order (gibson_core/_kernel.c)
 SECTIONS = ("scalars", "type", "lean", "maywin", "conf", "mask", "table", "win", "windata", "pathent",
-            "pathinner", "transit", "combat", "cdata", "outcome", "elem", "back")
+            "pathinner", "transit", "combat", "cdata", "outcome", "elem", "back", "sqlist", "effect", "reach",
+            "action")
 MAGIC = 0x47494231
-EV_MOVED, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER = range(1, 7)
-RM_COMBAT, RM_FORFEIT = 0, 1
+EV_MOVED, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER, EV_ACTED = range(1, 8)
+RM_COMBAT, RM_FORFEIT, RM_BLAST, RM_BACKFIRE, RM_FIRE = range(5)
 K_NONE, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES = range(7)
-REVEAL_REASONS = ("combat",)
+WORDS = ("combat", "spotted", "illuminated", ILLUMINATE, FIRE)  # reveal reasons the kernel names by number
 
 _MODULE = None
 _TRIED = False
@@ -88,16 +94,48 @@ def _truthy_unknowns(obj, known: frozenset) -> list[str]:
     return [f.name for f in fields if f.name not in known and getattr(obj, f.name)]
 
 
+def _foreign_hooks(variant) -> list[str]:
+    """Rule hooks implemented by anything but the core modules of the rule sections the kernel mirrors."""
+    pm = variant.plugin_manager
+    if pm is None:
+        return []
+    mirrored = {RULE_MODULES[section] for section in variant.rules if section in RULE_MODULES}
+    out = []
+    for name in RULE_HOOKS:
+        caller = getattr(pm.hook, name, None)
+        if caller is None or name.startswith("gibson_vector_"):  # conformance-file hooks never run in play
+            continue
+        if any(getattr(impl.plugin, "__name__", None) not in mirrored for impl in caller.get_hookimpls()):
+            out.append(name)
+    return out
+
+
+def _effects_unsupported(effects) -> str | None:
+    for per_type in [e for _squares, by_type in effects.reaches for effs in by_type for e in effs]:
+        fields = _truthy_unknowns(per_type, KNOWN_EFFECT_FIELDS)
+        if fields or per_type.kind not in KNOWN_EFFECT_KINDS:
+            return f"effect {per_type.kind!r} " + ", ".join(fields)
+    for action in [a for acts in effects.actions for a in acts]:
+        fields = _truthy_unknowns(action, KNOWN_ACTION_FIELDS)
+        if fields or action.kind not in KINDS[1:]:
+            return f"action {action.kind!r} " + ", ".join(fields)
+    return None
+
+
 def unsupported(variant) -> str | None:
     """The first rule feature of ``variant`` the kernel does not play, in words, or None when it plays them all.
     An unknown compiled field counts when its value is truthy (switched on); an unknown data key always."""
-    tables = MoveTables.for_variant(variant)
-    hooks = [name for name in RULE_HOOKS if tables.hooks_present.get(name)]
-    if hooks:
-        return "rule hooks: " + ", ".join(hooks)
     extra = sorted(set(variant.rules) - KNOWN_RULE_SECTIONS)
     if extra:
         return "rule sections: " + ", ".join(extra)
+    hooks = _foreign_hooks(variant)
+    if hooks:
+        return "rule hooks: " + ", ".join(hooks)
+    effects = variant.rules.get("effects")
+    if effects is not None:
+        why = _effects_unsupported(effects)
+        if why:
+            return why
     unknown = sorted(k for k in variant.data if k not in KNOWN_TOP_LEVEL)
     if unknown:
         return "data keys: " + ", ".join(map(str, unknown))
@@ -114,8 +152,6 @@ def unsupported(variant) -> str | None:
             return f"piece {t.id} fields: " + ", ".join(fields)
         if t.movement.kind not in KNOWN_MOVE_KINDS or t.attack not in KNOWN_ATTACKS:
             return f"piece {t.id} moves {t.movement.kind!r} / attacks {t.attack!r}"
-        if t.effects or t.actions:
-            return f"piece {t.id} effects or actions"
     for kind in variant.kinds.values():
         fields = _truthy_unknowns(kind, KNOWN_TERRAIN_FIELDS)
         if fields:
@@ -187,6 +223,10 @@ class Kernel:
         self.outcomes: list = []
         self._outcome_ids: dict = {}
         self.win_reasons: list[str] = []
+        self.words: dict[str, int] = {w: i for i, w in enumerate(WORDS)}  # reveal reasons and causes
+        self.effects: list = []  # Effect objects by the kernel's effect id
+        self.actions: list = []  # Action objects by the kernel's action id
+        self._sqlists: dict[int, tuple] = {}
         self.rules = module.Rules(self._compile())
         self._moves: dict[int, Move] = {}
         self._codes: dict[Move, int] = {}
@@ -208,7 +248,7 @@ class Kernel:
         s = _Sections()
         d = s.data
         d["scalars"] = [size, nt, int(v.compulsory_attack), v.ply_limit or 0, len(tables.path_inner),
-                        int(bool(v.lose_when_only_left)), int(bool(v.draw_when_none_left))]
+                        int(bool(v.lose_when_only_left)), int(bool(v.draw_when_none_left)), grid.files]
         # move tables: one per distinct compiled table, rows of rays of (dest, n attacks, attack squares)
         table_offsets: dict[int, int] = {}
         tab = d["table"]
@@ -257,6 +297,7 @@ class Kernel:
         element_ids: dict = {}  # each distinct element value (None included) gets a number
         d["elem"] = [element_ids.setdefault(v.elements[t][sq], len(element_ids)) for t in range(nt) for sq in range(size)]
         self._compile_combat(s, element_ids)
+        self._compile_effects(s)
         for p in range(2):
             step = -1 if p == 0 else 1
             for sq in range(size):
@@ -285,6 +326,59 @@ class Kernel:
             roles = [0 if r == ATTACKER else 1 for r in outcome.removed]
             retreat = -1 if not outcome.retreat else (0 if outcome.retreat == ATTACKER else 1)
             d["outcome"] += [len(roles)] + (roles + [0, 0])[:2] + [retreat]
+
+    def _sqlist(self, s: _Sections, rows) -> int:
+        """A per-square list of squares (neighbours in a reach) in the sqlist section; returns its offset."""
+        known = self._sqlists.get(id(rows))
+        if known is None:
+            out = s.data["sqlist"]
+            off = len(out)
+            self._sqlists[id(rows)] = (off, rows)  # holding rows keeps its id unique
+            out.extend([0] * len(rows))
+            for sq, squares in enumerate(rows):
+                out[off + sq] = len(out)
+                out += [len(squares)] + list(squares)
+            return off
+        return known[0]
+
+    def _compile_effects(self, s: _Sections) -> None:
+        """Effects by reach (squares, then each type's effects) and actions by type."""
+        tables = self.variant.rules.get("effects")
+        nt = len(self.variant.types)
+        d = s.data
+        if tables is None:
+            d["reach"], d["action"] = [0], [0] + [-1] * nt
+            return
+        grid = self.variant.grid
+        eff = d["effect"]
+        d["reach"] = [len(tables.reaches)]
+        for squares, by_type in tables.reaches:
+            d["reach"].append(self._sqlist(s, squares))
+            for effects in by_type:
+                d["reach"].append(len(eff))
+                eff.append(len(effects))
+                slots = len(eff)
+                eff.extend([0] * len(effects))
+                for j, e in enumerate(effects):
+                    eff[slots + j] = len(eff)
+                    self.effects.append(e)
+                    eff += [0 if e.kind == "destroy" else 1, s.mask(t in e.targets for t in range(nt)),
+                            s.mask(t in e.spare for t in range(nt)), s.mask(t in e.backfire for t in range(nt)),
+                            self.words.setdefault(e.cause, len(self.words)), len(self.effects) - 1]
+        acts = d["action"] = [int(tables.has_actions)] + [-1] * nt
+        radius_rows: dict[int, tuple] = {}
+        for t, actions in enumerate(tables.actions):
+            if not actions:
+                continue
+            acts[1 + t] = len(acts)
+            acts.append(len(actions))
+            for a in actions:
+                self.actions.append(a)
+                rows = radius_rows.setdefault(a.radius, tuple(tuple(grid.within_king(sq, a.radius))
+                                                              for sq in range(grid.size)))
+                acts += [KINDS.index(a.kind), self._sqlist(s, rows) if a.kind == ILLUMINATE else 0, a.range,
+                         s.mask(q in a.targets for q in range(nt)), int(a.revealed_only), int(a.reveal_self),
+                         len(self.actions) - 1]
 
     def _condition(self, s: _Sections, cond: tuple, first: str, ta: int, td: int, ids: dict) -> list:
         """One combat condition as (op, role, argument); square conditions become a mask [owner][square]."""
@@ -329,8 +423,13 @@ class Kernel:
         """The Move of a packed code (the reference engine's interned Move object)."""
         mv = self._moves.get(code)
         if mv is None:
-            a = (code >> 24) & 0xFFF
-            mv = self._moves[code] = self.tables.move(code & 0xFFF, (code >> 12) & 0xFFF, -1 if a == NO_TARGET else a)
+            o, a, kind = code & 0xFFF, (code >> 24) & 0xFFF, code >> 36
+            a = -1 if a == NO_TARGET else a
+            if kind:
+                mv = self.variant.rules["effects"]._move(KINDS[kind], o, a)
+            else:
+                mv = self.tables.move(o, (code >> 12) & 0xFFF, a)
+            self._moves[code] = mv
             self._codes[mv] = code
         return mv
 
@@ -338,22 +437,32 @@ class Kernel:
         """The packed code of a Move (ValueError for an action, which the kernel does not know)."""
         code = self._codes.get(move)
         if code is None:
-            if move.kind != MOVE or move.dest is None:
-                raise ValueError(f"the kernel plays only moves, not {move}")
+            if move.kind not in KINDS:
+                raise ValueError(f"the kernel does not know {move.kind} moves ({move})")
             index = self.index
             a = NO_TARGET if move.target is None else index[move.target]
-            code = index[move.origin] | (index[move.dest] << 12) | (a << 24)
+            d = NO_TARGET if move.dest is None else index[move.dest]
+            code = index[move.origin] | (d << 12) | (a << 24) | (KINDS.index(move.kind) << 36)
             self._codes[move] = code
         return code
 
     # -- events and results -----------------------------------------------------------------------------
     def removal_reason(self, ptype: int, code: int, arg: int) -> tuple[str, str]:
         """(reason, hidden reason) of a removal record."""
+        types, hidden = self.variant.types, "a hidden piece was removed"
         if code == RM_COMBAT:
-            return self.outcomes[arg].reason, "a hidden piece was removed"
-        name = self.variant.kinds[self.variant.cell_kind[arg]].name
-        return (f"{self.variant.types[ptype].name} forfeit: it stayed on the {name}",
-                f"a piece forfeit: it stayed on the {name}")
+            return self.outcomes[arg].reason, hidden
+        if code == RM_FORFEIT:
+            name = self.variant.kinds[self.variant.cell_kind[arg]].name
+            return (f"{types[ptype].name} forfeit: it stayed on the {name}",
+                    f"a piece forfeit: it stayed on the {name}")
+        other = types[arg % 1024].name
+        if code == RM_BLAST:
+            return self.effects[arg // 1024].reason.format(piece=types[ptype].name, source=other), hidden
+        if code == RM_BACKFIRE:
+            return self.effects[arg // 1024].backfire_reason.format(piece=other, source=types[ptype].name), hidden
+        text = self.actions[arg // 1024].reason or "{source} shoots down the {piece}"
+        return text.format(source=other, piece=types[ptype].name), hidden
 
     def result(self, kind: int, winner: int, a: int, b: int, c: int) -> Result | None:
         """The Result of the kernel's result fields (None while the game goes on)."""
@@ -380,6 +489,7 @@ class Kernel:
     def events(self, records) -> tuple:
         """The reference engine's event objects for the kernel's event records of one move."""
         names, players, types = self.names, self.variant.players, self.variant.types
+        words = list(self.words)
         out = []
         for kind, a, b, c, d, e, f, g in records:
             if kind == EV_MOVED:
@@ -387,12 +497,15 @@ class Kernel:
             elif kind == EV_ATTACKED:
                 out.append(ev.Attacked(players[a], names[b], names[c], types[d].id, types[e].id))
             elif kind == EV_REVEALED:
-                out.append(ev.Revealed(names[a], players[b], types[c].id, d, REVEAL_REASONS[e]))
+                out.append(ev.Revealed(names[a], players[b], types[c].id, d, words[e]))
             elif kind == EV_REMOVED:
                 reason, hidden = self.removal_reason(c, f, g)
                 out.append(ev.Removed(names[a], players[b], types[c].id, d, reason, bool(e), hidden))
             elif kind == EV_RETREATED:
                 out.append(ev.Retreated(names[a], names[b], c, self.outcomes[d].reason))
+            elif kind == EV_ACTED:
+                mv = self.move(c | (NO_TARGET << 12) | (d << 24) | (b << 36))
+                out.append(ev.Acted(players[a], KINDS[b], str(mv)))
             else:
                 res = self.result(b, a, c, d, e)
                 out.append(ev.GameOver(res.winner, res.reason))
