@@ -19,7 +19,7 @@
 /* ---- table layout (must match fastpath.py) ---------------------------------------------------------- */
 enum {
     S_SCALARS, S_TYPE, S_LEAN, S_MAYWIN, S_CONF, S_MASK, S_TABLE, S_WIN, S_WINDATA, S_PATHENT, S_PATHINNER,
-    S_TRANSIT, S_COMBAT, S_CDATA, S_OUTCOME, S_ELEM, S_BACK, S_SQLIST, S_EFFECT, S_REACH, S_ACTION,
+    S_TRANSIT, S_COMBAT, S_CDATA, S_OUTCOME, S_ELEM, S_BACK, S_SQLIST, S_EFFECT, S_REACH, S_ACTION, S_FLAGS,
     S_NSECTIONS
 };
 enum { SC_SIZE, SC_NTYPES, SC_COMPULSORY, SC_PLY_LIMIT, SC_NPATHS, SC_HAS_LWOL, SC_HAS_DWNL, SC_FILES, SC_N };
@@ -28,14 +28,19 @@ enum { F_KIND, F_TARGETS, F_SPARE, F_BACKFIRE, F_CAUSE, F_ID, F_STRIDE };
 /* actions: kind (1 illuminate, 2 fire), square list (illuminate), range, targets mask, revealed only,
  * reveal self, action id */
 enum { A_KIND, A_SQLIST, A_RANGE, A_TARGETS, A_REVEALED_ONLY, A_REVEAL_SELF, A_ID, A_STRIDE };
-enum { KIND_MOVE = 0, KIND_ILLUMINATE = 1, KIND_FIRE = 2 };
-enum { W_COMBAT = 0, W_SPOTTED, W_ILLUMINATED, W_ILLUMINATE, W_FIRE };
+enum { KIND_MOVE = 0, KIND_ILLUMINATE = 1, KIND_FIRE = 2, KIND_HANDOVER = 3 };
+enum { W_COMBAT = 0, W_SPOTTED, W_ILLUMINATED, W_ILLUMINATE, W_FIRE, W_NONE, W_SHOT_DOWN, W_AGROUND };
+/* Flags (tokens.FlagRules): has flags, base of each player, cannot-carry mask, mined-pickup mask, leave the
+ * enemy Base, then the removal causes that mine a dropped Flag: count, words */
+enum { G_HAS, G_BASE0, G_BASE1, G_CANNOT, G_PICKUP, G_LEAVE, G_NMINED, G_MINED };
+enum { TK_LEFT = 0, TK_PICKED, TK_DROPPED, TK_DROPPED_MINED, TK_HANDED_HOME, TK_HANDED };
 enum { T_SLIDES, T_TABLE, T_CAN_ATTACK, T_LONG_ONLY, T_LWR, T_LWOL, T_DWNL, T_SPARE, T_STRIDE };
 enum { C_ACROSS = 1, C_SAME, C_BOTH, C_PRED };
-enum { EV_MOVED = 1, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER, EV_ACTED };
+enum { EV_MOVED = 1, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER, EV_ACTED, EV_TOKEN };
 /* removal reasons: the argument of blast/backfire/fire is id * 1024 + the other piece's type */
-enum { RM_COMBAT = 0, RM_FORFEIT, RM_BLAST, RM_BACKFIRE, RM_FIRE };
-enum { K_NONE = 0, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES };
+enum { RM_COMBAT = 0, RM_FORFEIT, RM_BLAST, RM_BACKFIRE, RM_FIRE, RM_AGROUND };
+enum { K_NONE = 0, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES, K_FLAGS_HOME,
+       K_STALEMATE_LOSS, K_STALEMATE_DRAW };
 #define NO_TARGET 0xFFF
 #define EVW 8
 #define MAGIC 0x47494231
@@ -53,7 +58,9 @@ typedef struct {
 
 /* Mutable state lives in one int16 block so a snapshot is one memcpy:
  * board[size] square[n] revealed[n] moved[n] track[n] then the scalars below. */
-enum { X_TO_MOVE, X_PLY_LO, X_PLY_HI, X_RES_KIND, X_RES_WINNER, X_RES_A, X_RES_B, X_RES_C, X_N };
+enum { X_TO_MOVE, X_PLY_LO, X_PLY_HI, X_RES_KIND, X_RES_WINNER, X_RES_A, X_RES_B, X_RES_C,
+       X_F0_SQ, X_F0_CARRIER, X_F0_MINED, X_F1_SQ, X_F1_CARRIER, X_F1_MINED, X_AG_PID, X_AG_PLY_LO, X_AG_PLY_HI, X_N };
+#define FLAG(g, p, field) ((g)->x[X_F0_SQ + 3 * (p) + (field)])
 
 typedef struct {
     const Rules *r;
@@ -85,6 +92,8 @@ typedef struct {
 } GameObject;
 
 static PyTypeObject RulesType, GameType;
+static int handovers(Game *g, int me);
+static void flags_filter(Game *g, int me);
 
 /* ---- MT19937 exactly as CPython's _random ------------------------------------------------------------- */
 static uint32_t mt_next(Game *g) {
@@ -320,7 +329,11 @@ static int generate(Game *g) {
         }
     }
     (void)size;
-    return actions(g, me);
+    int flags = r->sec[S_FLAGS][G_HAS];
+    if (flags && handovers(g, me)) return -1; /* the extra-move hooks in pluggy's order: Flags, then effects */
+    if (actions(g, me)) return -1;
+    if (flags) flags_filter(g, me);
+    return 0;
 }
 
 /* ---- making moves -------------------------------------------------------------------------------------- */
@@ -331,7 +344,27 @@ static void reveal(Game *g, int pid, int reason) {
     }
 }
 
-static void remove_piece(Game *g, int pid, int code, int arg) {
+static void flag_set(Game *g, int p, int sq, int carrier, int mined, int reason) {
+    FLAG(g, p, 0) = (int16_t)sq;
+    FLAG(g, p, 1) = (int16_t)carrier;
+    FLAG(g, p, 2) = (int16_t)mined;
+    event(g, EV_TOKEN, p, sq, carrier, reason, 0, 0, 0);
+}
+
+/* tokens.FlagRules.dropped: a removed carrier's Flags lie where it stood (mined after some causes) */
+static void flags_dropped(Game *g, int pid, int sq, int cause) {
+    const int32_t *fl = g->r->sec[S_FLAGS];
+    for (int p = 0; p < 2; p++)
+        if (FLAG(g, p, 1) == pid) {
+            int mined = 0;
+            for (int i = 0; i < fl[G_NMINED]; i++)
+                if (fl[G_MINED + i] == cause) mined = 1;
+            flag_set(g, p, sq, 0, mined, mined ? TK_DROPPED_MINED : TK_DROPPED);
+        }
+    if (g->x[X_AG_PID] == pid) g->x[X_AG_PID] = 0;
+}
+
+static void remove_piece(Game *g, int pid, int code, int arg, int cause) {
     int sq = g->square[pid];
     if (sq < 0) return;
     const int32_t *ty = g->r->sec[S_TYPE] + g->ptype[pid] * T_STRIDE;
@@ -344,6 +377,7 @@ static void remove_piece(Game *g, int pid, int code, int arg) {
         g->losers |= 1 << p;
         g->loss[p][0] = 1; g->loss[p][1] = g->ptype[pid]; g->loss[p][2] = code; g->loss[p][3] = arg;
     }
+    if (g->r->sec[S_FLAGS][G_HAS]) flags_dropped(g, pid, sq, cause);
 }
 
 /* effects.EffectTables.on_arrival: the effects in reach of the square piece pid ended its move on */
@@ -389,14 +423,14 @@ static int on_arrival(Game *g, int pid, int square) {
         if (g->square[q] >= 0) {
             reveal(g, pid, f[F_CAUSE]);
             reveal(g, q, f[F_CAUSE]);
-            remove_piece(g, q, RM_BACKFIRE, f[F_ID] * 1024 + t);
+            remove_piece(g, q, RM_BACKFIRE, f[F_ID] * 1024 + t, f[F_CAUSE]);
         }
     }
     if (nblast && g->square[pid] >= 0) {
         for (int i = 0; i < nblast; i++) reveal(g, g->blast[2 * i], eff[g->blast[2 * i + 1] + F_CAUSE]);
         const int32_t *f = eff + g->blast[1];
         reveal(g, pid, f[F_CAUSE]);
-        remove_piece(g, pid, RM_BLAST, f[F_ID] * 1024 + g->ptype[g->blast[0]]);
+        remove_piece(g, pid, RM_BLAST, f[F_ID] * 1024 + g->ptype[g->blast[0]], f[F_CAUSE]);
     }
     return 0;
 }
@@ -419,7 +453,7 @@ static void apply_action(Game *g, int kind, int o, int target) {
         }
         return;
     }
-    remove_piece(g, g->board[target], RM_FIRE, a[A_ID] * 1024 + g->ptype[pid]);
+    remove_piece(g, g->board[target], RM_FIRE, a[A_ID] * 1024 + g->ptype[pid], W_SHOT_DOWN);
 }
 
 static int condition(Game *g, const int32_t *c, int attacker, int defender) {
@@ -462,7 +496,7 @@ static void fight(Game *g, int attacker, int defender) {
     reveal(g, defender, W_COMBAT);
     int oc = resolve(g, attacker, defender);
     const int32_t *o = g->r->sec[S_OUTCOME] + 4 * oc; /* nremoved, role, role, retreat role */
-    for (int i = 0; i < o[0]; i++) remove_piece(g, o[1 + i] ? defender : attacker, RM_COMBAT, oc);
+    for (int i = 0; i < o[0]; i++) remove_piece(g, o[1 + i] ? defender : attacker, RM_COMBAT, oc, W_COMBAT);
     if (o[3] >= 0) {
         int pid = o[3] ? defender : attacker, sq = g->square[pid];
         int dest = g->r->sec[S_BACK][g->owner[pid] * g->r->size + sq];
@@ -473,6 +507,110 @@ static void fight(Game *g, int attacker, int defender) {
             event(g, EV_RETREATED, sq, dest, pid, oc, 0, 0, 0);
         }
     }
+}
+
+/* tokens.FlagRules.arrive: piece pid ended its move where it stands: carry, leave or pick up Flags */
+static void flags_arrive(Game *g, int pid) {
+    const int32_t *fl = g->r->sec[S_FLAGS];
+    int me = g->owner[pid], sq = g->square[pid];
+    for (int p = 0; p < 2; p++) {
+        int where = FLAG(g, p, 0), carrier = FLAG(g, p, 1);
+        if (carrier == pid) {
+            if (p == me && sq == fl[G_BASE0 + me]) flag_set(g, p, sq, 0, 0, TK_LEFT);
+            else if (where != sq) { FLAG(g, p, 0) = (int16_t)sq; FLAG(g, p, 2) = 0; }
+        } else if (carrier == 0 && where == sq && !g->r->sec[S_MASK][fl[G_CANNOT] + g->ptype[pid]]) {
+            if (p == me && sq == fl[G_BASE0 + me]) continue;
+            flag_set(g, p, sq, pid, 0, TK_PICKED);
+            if (p != me && sq == fl[G_BASE0 + p] && fl[G_LEAVE]) {
+                int ply = ply_of(g);
+                g->x[X_AG_PID] = (int16_t)pid;
+                g->x[X_AG_PLY_LO] = (int16_t)(ply & 0xFFFF);
+                g->x[X_AG_PLY_HI] = (int16_t)(ply >> 16);
+            }
+        }
+    }
+}
+
+/* tokens.FlagRules.run_aground */
+static void run_aground(Game *g, int me) {
+    int pid = g->x[X_AG_PID];
+    int ply = (uint16_t)g->x[X_AG_PLY_LO] | ((int)g->x[X_AG_PLY_HI] << 16);
+    if (!pid || ply == ply_of(g) || g->owner[pid] != me) return;
+    g->x[X_AG_PID] = 0;
+    if (g->square[pid] == g->r->sec[S_FLAGS][G_BASE0 + 1 - me]) remove_piece(g, pid, RM_AGROUND, 0, W_AGROUND);
+}
+
+/* tokens.FlagRules.handovers: a carrier off the Bases may hand a Flag to an own piece next to it */
+static int handovers(Game *g, int me) {
+    const Rules *r = g->r;
+    const int32_t *fl = r->sec[S_FLAGS], *sql = r->sec[S_SQLIST];
+    int seen = 0;
+    for (int p = 0; p < 2; p++) {
+        int carrier = FLAG(g, p, 1);
+        if (!carrier || g->owner[carrier] != me || carrier == seen) continue;
+        seen = carrier;
+        int o = g->square[carrier];
+        if (o == fl[G_BASE0] || o == fl[G_BASE1]) continue;
+        const int32_t *row = sql + sql[fl[G_MINED + fl[G_NMINED]] + o]; /* the orthogonal neighbours */
+        for (int i = 1; i <= row[0]; i++) {
+            int q = g->board[row[i]];
+            if (q && g->owner[q] == me && !r->sec[S_MASK][fl[G_CANNOT] + g->ptype[q]]
+                && add_move(g, pack_action(KIND_HANDOVER, o, row[i])))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static void hand_over(Game *g, int o, int a) {
+    const int32_t *fl = g->r->sec[S_FLAGS];
+    int carrier = g->board[o], receiver = g->board[a], me = g->owner[carrier];
+    event(g, EV_ACTED, me, KIND_HANDOVER, o, a, 0, 0, 0);
+    int p = FLAG(g, 1 - me, 1) == carrier ? 1 - me : me, sq = g->square[receiver];
+    if (p == me && sq == fl[G_BASE0 + me]) flag_set(g, p, sq, 0, 0, TK_HANDED_HOME);
+    else flag_set(g, p, sq, receiver, 0, TK_HANDED);
+}
+
+/* tokens.FlagRules.filter: moves onto mined Flags (but a sweeper's), attacks between carriers of the two
+ * Flags, and attacks carried by a move that wins */
+static void flags_filter(Game *g, int me) {
+    const Rules *r = g->r;
+    const int32_t *fl = r->sec[S_FLAGS], *mask = r->sec[S_MASK];
+    int w[2], c[2], m[2], base = fl[G_BASE0 + me];
+    for (int p = 0; p < 2; p++) { w[p] = FLAG(g, p, 0); c[p] = FLAG(g, p, 1); m[p] = FLAG(g, p, 2); }
+    if (!c[0] && !c[1] && !m[0] && !m[1]) return;
+    int home = 0, all_home_free_or[2] = {0, 0};
+    for (int p = 0; p < 2; p++) {
+        int in_mine = c[p] && g->owner[c[p]] == me;
+        if ((c[p] == 0 && w[p] == base) || in_mine) { all_home_free_or[home] = c[p]; home++; }
+    }
+    int kept = 0;
+    for (int i = 0; i < g->nmoves; i++) {
+        int64_t mv = g->moves[i];
+        if ((mv >> 36) == KIND_MOVE) {
+            int o = (int)(mv & 0xFFF), d = (int)((mv >> 12) & 0xFFF), a = (int)((mv >> 24) & 0xFFF);
+            int mover = g->board[o], drop = 0;
+            for (int p = 0; p < 2; p++)
+                if (c[p] == 0 && m[p] && w[p] == d && !mask[fl[G_PICKUP] + g->ptype[mover]]) drop = 1;
+            if (!drop && a != NO_TARGET) {
+                int target = g->board[a], mover_mine = 0, target_theirs = 0;
+                for (int p = 0; p < 2; p++) {
+                    if (c[p] && c[p] == mover && g->owner[c[p]] == me) mover_mine = 1;
+                    if (c[p] && c[p] == target && g->owner[c[p]] != me) target_theirs = 1;
+                }
+                if (mover_mine && target_theirs) drop = 1;
+                else if (d == base && home == 2) {
+                    int all = 1;
+                    for (int k = 0; k < home; k++)
+                        if (all_home_free_or[k] != 0 && all_home_free_or[k] != mover) all = 0;
+                    if (all) drop = 1;
+                }
+            }
+            if (drop) continue;
+        }
+        g->moves[kept++] = mv;
+    }
+    g->nmoves = kept;
 }
 
 static int alive_all_in(Game *g, int p, int field) {
@@ -504,12 +642,20 @@ static void check_endings(Game *g) {
     }
     if (r->has_dwnl && g->removed_this_move) {
         const int32_t *types = r->sec[S_TYPE];
-        for (int p = 0; p < 2; p++)
+        int any = 0;
+        for (int p = 0; p < 2 && !any; p++)
             for (int i = 0; i < g->npids[p]; i++) {
                 int pid = g->pids[p][i];
-                if (g->square[pid] >= 0 && types[g->ptype[pid] * T_STRIDE + T_DWNL]) return;
+                if (g->square[pid] >= 0 && types[g->ptype[pid] * T_STRIDE + T_DWNL]) { any = 1; break; }
             }
-        finish(g, -1, K_NONE_LEFT, 0, 0, 0);
+        if (!any) {
+            finish(g, -1, K_NONE_LEFT, 0, 0, 0);
+            return;
+        }
+    }
+    if (r->sec[S_FLAGS][G_HAS]) { /* tokens.FlagRules.winner: both Flags on the mover's Base */
+        int me = g->x[X_TO_MOVE], base = r->sec[S_FLAGS][G_BASE0 + me];
+        if (FLAG(g, 0, 0) == base && FLAG(g, 1, 0) == base) finish(g, me, K_FLAGS_HOME, 0, 0, 0);
     }
 }
 
@@ -525,7 +671,9 @@ static int push(Game *g, int64_t m) {
     const Rules *r = g->r;
     int me = g->x[X_TO_MOVE], kind = (int)(m >> 36);
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
-    if (kind != KIND_MOVE) {
+    if (kind == KIND_HANDOVER) {
+        hand_over(g, o, a);
+    } else if (kind != KIND_MOVE) {
         apply_action(g, kind, o, a);
     } else {
         int pid = g->board[o];
@@ -552,7 +700,14 @@ static int push(Game *g, int64_t m) {
         const int32_t *tr = r->sec[S_TRANSIT];
         for (int i = 0; i < tr[0]; i++) {
             int sq = tr[1 + i], q = g->board[sq];
-            if (q && g->owner[q] == me && q != moved_pid) remove_piece(g, q, RM_FORFEIT, sq);
+            if (q && g->owner[q] == me && q != moved_pid) remove_piece(g, q, RM_FORFEIT, sq, W_NONE);
+        }
+        if (r->sec[S_FLAGS][G_HAS]) {
+            if (kind == KIND_MOVE) {
+                int pid = g->board[d];
+                if (pid && g->owner[pid] == me) flags_arrive(g, pid);
+            }
+            run_aground(g, me);
         }
         check_endings(g);
     }
@@ -569,11 +724,14 @@ static void pop(Game *g) {
     g->moves_valid = 0;
 }
 
-/* no legal move: the side to move loses (the Python engine's outcome()) */
+/* no legal move: the side to move loses (the Python engine's outcome()); with Flags, tokens.FlagRules.stalemate */
 static void no_moves(Game *g) {
-    int me = g->x[X_TO_MOVE];
+    int me = g->x[X_TO_MOVE], them = 1 - me;
+    const int32_t *fl = g->r->sec[S_FLAGS];
     g->nevents = 0;
-    finish(g, 1 - me, K_NO_MOVES, me, 0, 0);
+    if (!fl[G_HAS]) finish(g, them, K_NO_MOVES, me, 0, 0);
+    else if (FLAG(g, them, 1) == 0 && FLAG(g, them, 0) == fl[G_BASE0 + them]) finish(g, them, K_STALEMATE_LOSS, me, 0, 0);
+    else finish(g, -1, K_STALEMATE_DRAW, me, 0, 0);
 }
 
 /* a random playout: returns plies played, or -1 on memory failure. It clears the undo stack (a playout is
@@ -769,7 +927,7 @@ static PyObject *Game_push(GameObject *self, PyObject *arg) {
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
     int kind = (int)(m >> 36);
     if (o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size) || !g->board[o]
-        || kind > KIND_FIRE || (kind == KIND_FIRE && (a == NO_TARGET || !g->board[a]))) {
+        || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))) {
         PyErr_SetString(PyExc_ValueError, "push: not a move of this position");
         return NULL;
     }
@@ -802,6 +960,30 @@ static PyObject *Game_state(GameObject *self, PyObject *unused) {
     return Py_BuildValue("(NNNNNii(iiiii))", i16_list(g->board, g->size), i16_list(g->square, g->n),
                          i16_list(g->revealed, g->n), i16_list(g->moved, g->n), i16_list(g->track, g->n),
                          x[X_TO_MOVE], ply_of(g), x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
+}
+
+/* tokens() -> (flag0 square, carrier, mined, flag1 square, carrier, mined, aground piece, aground ply);
+ * set_tokens(the same eight numbers) */
+static PyObject *Game_tokens(GameObject *self, PyObject *unused) {
+    int16_t *x = self->g.x;
+    return Py_BuildValue("(iiiiiiii)", x[X_F0_SQ], x[X_F0_CARRIER], x[X_F0_MINED], x[X_F1_SQ], x[X_F1_CARRIER],
+                         x[X_F1_MINED], x[X_AG_PID], (uint16_t)x[X_AG_PLY_LO] | ((int)x[X_AG_PLY_HI] << 16));
+}
+
+static PyObject *Game_set_tokens(GameObject *self, PyObject *args) {
+    int v[8];
+    if (!PyArg_ParseTuple(args, "iiiiiiii", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7)) return NULL;
+    Game *g = &self->g;
+    for (int i = 0; i < 6; i += 3)
+        if (v[i] < 0 || v[i] >= g->size || v[i + 1] < 0 || v[i + 1] >= g->n) {
+            PyErr_SetString(PyExc_ValueError, "set_tokens: a Flag off the board or carried by no piece");
+            return NULL;
+        }
+    for (int i = 0; i < 7; i++) g->x[X_F0_SQ + i] = (int16_t)v[i];
+    g->x[X_AG_PLY_LO] = (int16_t)(v[7] & 0xFFFF);
+    g->x[X_AG_PLY_HI] = (int16_t)(v[7] >> 16);
+    g->moves_valid = 0;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Game_result(GameObject *self, PyObject *unused) {
@@ -858,6 +1040,8 @@ static PyMethodDef Game_methods[] = {
     {"push", (PyCFunction)Game_push, METH_O, "Make a packed move (unchecked); returns its event records."},
     {"pop", (PyCFunction)Game_pop, METH_NOARGS, "Undo the last push."},
     {"no_moves", (PyCFunction)Game_no_moves, METH_NOARGS, "The side to move has no legal move: it loses."},
+    {"tokens", (PyCFunction)Game_tokens, METH_NOARGS, "The Flags' squares, carriers, mined marks and the aground watch."},
+    {"set_tokens", (PyCFunction)Game_set_tokens, METH_VARARGS, "Set the Flags (as tokens() gives them)."},
     {"result", (PyCFunction)Game_result, METH_NOARGS, "The result fields (kind, winner, a, b, c)."},
     {"state", (PyCFunction)Game_state, METH_NOARGS, "The mutable state as lists."},
     {"playout", (PyCFunction)Game_playout, METH_VARARGS, "A random playout driven by a Mersenne Twister state."},

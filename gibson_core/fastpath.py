@@ -24,9 +24,10 @@ from array import array
 from . import events as ev
 from .combat import ATTACKER, DEFENDER
 from .movegen import RULE_HOOKS, MoveTables
-from .moves import FIRE, ILLUMINATE, MOVE, Move
+from .moves import FIRE, HANDOVER, ILLUMINATE, MOVE, Move
 from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
 from .state import GameState, Result
+from .tokens import AGROUND, FLAG_KEYS
 
 ENV = "GIBSON_FASTPATH"
 NO_TARGET = 0xFFF
@@ -52,22 +53,27 @@ KNOWN_TERRAIN_FIELDS = frozenset({"id", "name", "element", "element_by_tag", "tr
 KNOWN_MOVE_KINDS = frozenset({STEP, DIAGONAL, JUMP, SLIDE, IMMOBILE})
 KNOWN_ATTACKS = frozenset({"orthogonal", "diagonal", "none"})
 KNOWN_CONDITIONS = frozenset({"across-coast", "same-element", "both-sea", "both-land", "out", "on"})
-KNOWN_RULE_SECTIONS = frozenset({"effects"})  # compiled rule sections (variant.rules) the kernel plays
-RULE_MODULES = {"effects": "gibson_core.effects"}  # the core's hook modules that serve them (mirrored in C)
+KNOWN_RULE_SECTIONS = frozenset({"effects", "flags"})  # compiled rule sections (variant.rules) the kernel plays
+RULE_MODULES = {"effects": "gibson_core.effects", "flags": "gibson_core.tokens"}  # their hook modules, mirrored in C
+KNOWN_FLAG_KEYS = frozenset({"base", "cannot_carry", "mined_when", "mined_pickup", "leave_enemy_base"})
 KNOWN_EFFECT_FIELDS = frozenset({"kind", "targets", "spare", "backfire", "cause", "reason", "backfire_reason"})
 KNOWN_ACTION_FIELDS = frozenset({"kind", "radius", "range", "targets", "revealed_only", "reveal_self", "reason"})
 KNOWN_EFFECT_KINDS = frozenset({"destroy", "reveal"})
-KINDS = (MOVE, ILLUMINATE, FIRE)  # move kinds as the kernel numbers them
+KINDS = (MOVE, ILLUMINATE, FIRE, HANDOVER)  # move kinds as the kernel numbers them
 
 # table sections, in the kernel's order (gibson_core/_kernel.c)
 SECTIONS = ("scalars", "type", "lean", "maywin", "conf", "mask", "table", "win", "windata", "pathent",
             "pathinner", "transit", "combat", "cdata", "outcome", "elem", "back", "sqlist", "effect", "reach",
-            "action")
+            "action", "flags")
 MAGIC = 0x47494231
-EV_MOVED, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER, EV_ACTED = range(1, 8)
-RM_COMBAT, RM_FORFEIT, RM_BLAST, RM_BACKFIRE, RM_FIRE = range(5)
-K_NONE, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES = range(7)
-WORDS = ("combat", "spotted", "illuminated", ILLUMINATE, FIRE)  # reveal reasons the kernel names by number
+EV_MOVED, EV_ATTACKED, EV_REVEALED, EV_REMOVED, EV_RETREATED, EV_GAMEOVER, EV_ACTED, EV_TOKEN = range(1, 9)
+RM_COMBAT, RM_FORFEIT, RM_BLAST, RM_BACKFIRE, RM_FIRE, RM_AGROUND = range(6)
+(K_NONE, K_ARRIVE, K_BOTH_LOST, K_LOSER, K_NONE_LEFT, K_PLY_LIMIT, K_NO_MOVES, K_FLAGS_HOME, K_STALEMATE_LOSS,
+ K_STALEMATE_DRAW) = range(10)
+# reveal reasons and removal causes the kernel names by number (a variant's effect causes are added after these)
+WORDS = ("combat", "spotted", "illuminated", ILLUMINATE, FIRE, "", "shot down", "aground")
+TOKEN_REASONS = ("left on its own Base", "picked up", "dropped", "dropped (mined)", "handed over onto its own Base",
+                 "handed over")
 
 _MODULE = None
 _TRIED = False
@@ -136,6 +142,10 @@ def unsupported(variant) -> str | None:
         why = _effects_unsupported(effects)
         if why:
             return why
+    if "flags" in variant.rules:
+        unknown_flags = (set(variant.data.get("flags") or {}) | FLAG_KEYS) - KNOWN_FLAG_KEYS
+        if unknown_flags:
+            return "flags keys: " + ", ".join(sorted(unknown_flags))
     unknown = sorted(k for k in variant.data if k not in KNOWN_TOP_LEVEL)
     if unknown:
         return "data keys: " + ", ".join(map(str, unknown))
@@ -298,6 +308,7 @@ class Kernel:
         d["elem"] = [element_ids.setdefault(v.elements[t][sq], len(element_ids)) for t in range(nt) for sq in range(size)]
         self._compile_combat(s, element_ids)
         self._compile_effects(s)
+        self._compile_flags(s)
         for p in range(2):
             step = -1 if p == 0 else 1
             for sq in range(size):
@@ -380,6 +391,17 @@ class Kernel:
                          s.mask(q in a.targets for q in range(nt)), int(a.revealed_only), int(a.reveal_self),
                          len(self.actions) - 1]
 
+    def _compile_flags(self, s: _Sections) -> None:
+        rules = self.variant.rules.get("flags")
+        if rules is None:
+            s.data["flags"] = [0]
+            return
+        nt = len(self.variant.types)
+        mined = [self.words.setdefault(w, len(self.words)) for w in sorted(rules.mined_when)]
+        s.data["flags"] = ([1, rules.bases[0], rules.bases[1], s.mask(t in rules.cannot_carry for t in range(nt)),
+                            s.mask(t in rules.mined_pickup for t in range(nt)), int(rules.leave_enemy_base),
+                            len(mined)] + mined + [self._sqlist(s, self.variant.grid.orth)])
+
     def _condition(self, s: _Sections, cond: tuple, first: str, ta: int, td: int, ids: dict) -> list:
         """One combat condition as (op, role, argument); square conditions become a mask [owner][square]."""
         v = self.variant
@@ -425,7 +447,9 @@ class Kernel:
         if mv is None:
             o, a, kind = code & 0xFFF, (code >> 24) & 0xFFF, code >> 36
             a = -1 if a == NO_TARGET else a
-            if kind:
+            if kind == KINDS.index(HANDOVER):
+                mv = Move(self.names[o], None, self.names[a], HANDOVER)
+            elif kind:
                 mv = self.variant.rules["effects"]._move(KINDS[kind], o, a)
             else:
                 mv = self.tables.move(o, (code >> 12) & 0xFFF, a)
@@ -456,6 +480,9 @@ class Kernel:
             name = self.variant.kinds[self.variant.cell_kind[arg]].name
             return (f"{types[ptype].name} forfeit: it stayed on the {name}",
                     f"a piece forfeit: it stayed on the {name}")
+        if code == RM_AGROUND:
+            return (f"{types[ptype].name} runs aground: it did not leave the enemy Base",
+                    "a ship runs aground: it did not leave the enemy Base")
         other = types[arg % 1024].name
         if code == RM_BLAST:
             return self.effects[arg // 1024].reason.format(piece=types[ptype].name, source=other), hidden
@@ -484,6 +511,12 @@ class Kernel:
             return Result(name, f"neither side has any of: {names}")
         if kind == K_PLY_LIMIT:
             return Result(name, f"ply limit of {v.ply_limit} reached")
+        if kind == K_FLAGS_HOME:
+            return Result(name, f"both Flags are on {name}'s Base")
+        if kind == K_STALEMATE_LOSS:
+            return Result(name, f"{players[a]} has no legal move while {players[1 - a]}'s Flag lies on its Base")
+        if kind == K_STALEMATE_DRAW:
+            return Result(name, f"{players[a]} has no legal move and {players[1 - a]}'s Flag is not on its Base")
         return Result(name, f"{players[a]} has no legal move")
 
     def events(self, records) -> tuple:
@@ -503,6 +536,8 @@ class Kernel:
                 out.append(ev.Removed(names[a], players[b], types[c].id, d, reason, bool(e), hidden))
             elif kind == EV_RETREATED:
                 out.append(ev.Retreated(names[a], names[b], c, self.outcomes[d].reason))
+            elif kind == EV_TOKEN:
+                out.append(ev.TokenMoved(f"flag:{players[a]}", names[b], c or None, TOKEN_REASONS[d]))
             elif kind == EV_ACTED:
                 mv = self.move(c | (NO_TARGET << 12) | (d << 24) | (b << 36))
                 out.append(ev.Acted(players[a], KINDS[b], str(mv)))
@@ -515,9 +550,26 @@ class Kernel:
         """A kernel Game at ``state``'s position (the state is not changed)."""
         if state.result is not None:
             raise ValueError("the game is over")
-        return self.module.Game(self.rules, state.board, state.owner, state.ptype, state.square,
+        game = self.module.Game(self.rules, state.board, state.owner, state.ptype, state.square,
                                 [int(x) for x in state.revealed], [int(x) for x in state.moved], state.track,
                                 state.pids[0], state.pids[1], state.to_move, state.ply)
+        if "flags" in self.variant.rules:
+            index, players, tokens = self.index, self.variant.players, state.tokens
+            flags = [(index[tokens[f"flag:{p}"][0]], tokens[f"flag:{p}"][1], int(tokens[f"flag:{p}"][2]))
+                     for p in players]
+            game.set_tokens(*flags[0], *flags[1], *tokens.get(AGROUND, (0, 0)))
+        return game
+
+    def tokens(self, game) -> dict:
+        """A kernel Game's tokens as ``GameState.tokens`` holds them."""
+        if "flags" not in self.variant.rules:
+            return {}
+        f0, c0, m0, f1, c1, m1, aground, ply = game.tokens()
+        players = self.variant.players
+        out = {f"flag:{players[0]}": (self.names[f0], c0, bool(m0)), f"flag:{players[1]}": (self.names[f1], c1, bool(m1))}
+        if aground:
+            out[AGROUND] = (aground, ply)
+        return out
 
 
 class FastGame:
@@ -533,7 +585,7 @@ class FastGame:
         self.kernel = Kernel.for_variant(state.variant)
         self.variant = state.variant
         self.game = self.kernel.game(state)
-        self.tokens = dict(state.tokens)
+        self._tokens = dict(state.tokens) if "flags" not in state.variant.rules else None
         # [move, event records, decoded events or None] per ply: records are decoded when history is read
         self._hist: list[list] = [[move, (), events] for move, events in state.history]
         self._legal: list[Move] | None = None
@@ -604,7 +656,12 @@ class FastGame:
         board, square, revealed, moved, track, to_move, ply, _res = self.game.state()
         return {"board": board, "square": square, "revealed": [bool(x) for x in revealed],
                 "moved": [bool(x) for x in moved], "track": track, "to_move": to_move, "ply": ply,
-                "tokens": dict(self.tokens), "result": self.result}
+                "tokens": self.tokens, "result": self.result}
+
+    @property
+    def tokens(self) -> dict:
+        """The tokens (Flags), as :attr:`GameState.tokens`."""
+        return dict(self._tokens) if self._tokens is not None else self.kernel.tokens(self.game)
 
     @property
     def ply(self) -> int:

@@ -30,9 +30,12 @@ def test_kernel_and_python_engine_agree_on_random_games(name, options):
     if fastpath.unsupported(variant):
         assert fastpath.engine_for(variant) == "python"
         return
-    whole = difftest.run(games=1, seed=100, configs=[(name, options)], max_plies=5000)  # to the end
-    starts = difftest.run(games=12, seed=200, configs=[(name, options)], max_plies=40)  # many openings
-    assert whole["games"] + starts["games"] == 13 and not whole["python only"] + starts["python only"]
+    config = [(name, options)]
+    # many openings and skirmishes, a whole game and a whole playout for the default rules, a whole playout
+    # for each option (the skirmish positions reach the endings sooner)
+    starts = difftest.run(games=10, seed=200, configs=config, max_plies=40, playouts=1)
+    whole = difftest.run(games=2 if not options else 0, seed=100, configs=config, max_plies=5000, playouts=0)
+    assert starts["games"] == 10 and starts["playouts"] == 1 and not whole["python only"] + starts["python only"]
 
 
 @needs_kernel
