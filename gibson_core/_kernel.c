@@ -753,6 +753,110 @@ static long playout(Game *g, long max_plies) {
     return n;
 }
 
+/* ---- the search agent's greedy playout (gibson_core.ai.search.Playout, ai.values.evaluate/CombatProbe) ---
+ * pol: piece values [ntypes] then square terms [player][type][square], as doubles. Same operations in the same
+ * order as the Python code, so the floating-point sums and comparisons (and so the choices) are identical. */
+static double evaluate(Game *g, const double *pol, int player) {
+    if (g->x[X_RES_KIND]) {
+        int w = g->x[X_RES_WINNER];
+        return w < 0 ? 0.0 : (w == player ? 1000.0 : -1000.0);
+    }
+    int nt = g->r->ntypes, size = g->r->size;
+    const double *tables = pol + nt;
+    double score = 0.0;
+    for (int pid = 1; pid < g->n; pid++) {
+        int sq = g->square[pid];
+        if (sq < 0) continue;
+        int t = g->ptype[pid], p = g->owner[pid];
+        double v = pol[t] + tables[((size_t)p * nt + t) * size + sq];
+        score += p == player ? v : -v;
+    }
+    return score;
+}
+
+static double probe_gain(Game *g, const double *values, int a, int d, int a_sq) {
+    int old = g->square[a];
+    g->square[a] = (int16_t)a_sq;
+    int oc = resolve(g, a, d);
+    g->square[a] = (int16_t)old;
+    const int32_t *o = g->r->sec[S_OUTCOME] + 4 * oc;
+    int attacker_out = 0, defender_out = 0;
+    for (int i = 0; i < o[0]; i++) {
+        if (o[1 + i]) defender_out = 1;
+        else attacker_out = 1;
+    }
+    double gain = 0.0;
+    if (defender_out) gain += values[g->ptype[d]];
+    if (attacker_out) gain -= values[g->ptype[a]];
+    if (o[3] == 1) gain += 0.1;
+    else if (o[3] == 0) gain -= 0.1;
+    return gain;
+}
+
+static double mt_random(Game *g) {
+    uint32_t a = mt_next(g) >> 5, b = mt_next(g) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* Playout.choose: -1 when there is no move, -2 on memory failure */
+static int64_t greedy_choose(Game *g, const double *pol, double greed, int64_t **buf, int *cap) {
+    if (generate(g)) return -2;
+    int n = g->nmoves;
+    if (!n) return -1;
+    if (grow((void **)buf, cap, 2 * n, sizeof(int64_t))) return -2;
+    int64_t *moves = *buf, *quiet = *buf + n, best = -1;
+    memcpy(moves, g->moves, (size_t)n * sizeof(int64_t));
+    int me = g->x[X_TO_MOVE], nq = 0, have_before = 0;
+    double best_gain = 0.0, before = 0.0;
+    for (int i = 0; i < n; i++) {
+        int64_t m = moves[i];
+        int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
+        double gain;
+        if (m >> 36) {
+            if (!have_before) { before = evaluate(g, pol, me); have_before = 1; }
+            if (push(g, m)) return -2;
+            gain = evaluate(g, pol, 1 - g->x[X_TO_MOVE]) - before;
+            pop(g);
+            if (gain > best_gain) { best = m; best_gain = gain; }
+            continue;
+        }
+        if (a == NO_TARGET) {
+            if (arrival_entry(g, g->board[o], o, d, 1) >= 0) return m;
+            quiet[nq++] = m;
+            continue;
+        }
+        gain = probe_gain(g, pol, g->board[o], g->board[a], d);
+        if (gain > best_gain) { best = m; best_gain = gain; }
+        else if (gain >= 0) quiet[nq++] = m;
+    }
+    if (best >= 0 && mt_random(g) < greed) return best;
+    return nq ? quiet[mt_below(g, (uint32_t)nq)] : moves[mt_below(g, (uint32_t)n)];
+}
+
+/* SearchAgent's iteration after the root move: push it, up to depth greedy plies, the no-move ending, the
+ * evaluation for player me. Returns 0, or -1 on memory failure. */
+static int greedy_playout(Game *g, int64_t first, int depth, double greed, const double *pol, int me, double *value) {
+    int64_t *buf = NULL;
+    int cap = 0, rc = 0;
+    g->record = 0;
+    if (push(g, first)) rc = -1;
+    for (int pushed = 1; !rc && pushed <= depth && !g->x[X_RES_KIND]; pushed++) {
+        int64_t m = greedy_choose(g, pol, greed, &buf, &cap);
+        if (m == -2) rc = -1;
+        if (m < 0) break;
+        if (push(g, m)) rc = -1;
+    }
+    if (!rc && !g->x[X_RES_KIND]) {
+        if (generate(g)) rc = -1;
+        else if (!g->nmoves) no_moves(g);
+    }
+    g->record = 1;
+    g->nevents = 0;
+    free(buf);
+    *value = evaluate(g, pol, me);
+    return rc;
+}
+
 /* ---- Python glue: Rules ------------------------------------------------------------------------------- */
 static void Rules_dealloc(RulesObject *self) {
     free(self->r.buf);
@@ -1034,7 +1138,30 @@ static PyObject *Game_playout(GameObject *self, PyObject *args) {
     return Py_BuildValue("(lN)", n, write_mt(g));
 }
 
+/* greedy(first move, depth, mt_state, greed, policy doubles, player) -> (value, new mt_state) */
+static PyObject *Game_greedy(GameObject *self, PyObject *args) {
+    long long first;
+    int depth, me;
+    double greed;
+    PyObject *state;
+    Py_buffer pol;
+    if (!PyArg_ParseTuple(args, "LiOdy*i", &first, &depth, &state, &greed, &pol, &me)) return NULL;
+    Game *g = &self->g;
+    Py_ssize_t need = (Py_ssize_t)sizeof(double) * g->r->ntypes * (1 + 2 * (Py_ssize_t)g->r->size);
+    if (pol.len != need || read_mt(g, state)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "greedy: policy tables of the wrong size");
+        PyBuffer_Release(&pol);
+        return NULL;
+    }
+    double value;
+    int rc = greedy_playout(g, first, depth, greed, (const double *)pol.buf, me, &value);
+    PyBuffer_Release(&pol);
+    if (rc) return PyErr_NoMemory();
+    return Py_BuildValue("(dN)", value, write_mt(g));
+}
+
 static PyMethodDef Game_methods[] = {
+    {"greedy", (PyCFunction)Game_greedy, METH_VARARGS, "The search agent's greedy playout and evaluation."},
     {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
     {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},
     {"push", (PyCFunction)Game_push, METH_O, "Make a packed move (unchecked); returns its event records."},

@@ -182,6 +182,11 @@ def engine_for(variant) -> str:
     return "fast" if kernel_module() is not None and unsupported(variant) is None else "python"
 
 
+def kernel_or_none(variant) -> Kernel | None:
+    """The variant's :class:`Kernel` when the fast path plays it here, else None (use the Python engine)."""
+    return Kernel.for_variant(variant) if engine_for(variant) == "fast" else None
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Compiling a variant into the kernel's tables
 # ---------------------------------------------------------------------------------------------------------
@@ -237,6 +242,7 @@ class Kernel:
         self.effects: list = []  # Effect objects by the kernel's effect id
         self.actions: list = []  # Action objects by the kernel's action id
         self._sqlists: dict[int, tuple] = {}
+        self._policy: bytes | None = None
         self.rules = module.Rules(self._compile())
         self._moves: dict[int, Move] = {}
         self._codes: dict[Move, int] = {}
@@ -559,6 +565,27 @@ class Kernel:
                      for p in players]
             game.set_tokens(*flags[0], *flags[1], *tokens.get(AGROUND, (0, 0)))
         return game
+
+    def policy(self) -> bytes:
+        """The search agent's evaluation tables as the kernel reads them: piece values, then square terms."""
+        if self._policy is None:
+            from .ai.values import piece_values, square_tables
+
+            tables = square_tables(self.variant)
+            flat = list(piece_values(self.variant)) + [x for per_player in tables for row in per_player for x in row]
+            self._policy = array("d", flat).tobytes()
+        return self._policy
+
+    def greedy_value(self, state: GameState, first: Move, depth: int, rng: random.Random, greed: float,
+                     player: int) -> float:
+        """:class:`gibson_core.ai.search.SearchAgent`'s playout in the kernel: from ``state`` (not changed), push
+        ``first``, then up to ``depth`` moves of :class:`~gibson_core.ai.search.Playout`'s greedy policy, then
+        the no-move ending; returns :func:`~gibson_core.ai.values.evaluate` for ``player`` at the end. The
+        choices and the generator's advance are exactly the Python policy's."""
+        version, mt, gauss = rng.getstate()
+        value, mt = self.game(state).greedy(self.code(first), depth, mt, greed, self.policy(), player)
+        rng.setstate((version, mt, gauss))
+        return value
 
     def tokens(self, game) -> dict:
         """A kernel Game's tokens as ``GameState.tokens`` holds them."""

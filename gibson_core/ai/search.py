@@ -30,6 +30,7 @@ import math
 import random
 import time
 
+from ..fastpath import kernel_or_none
 from ..moves import MOVE
 from ..observe import Observation
 from .base import Agent
@@ -88,6 +89,20 @@ class Playout:
             return best
         return rng.choice(quiet) if quiet else rng.choice(moves)
 
+    def run(self, state, first, depth: int, player: int) -> float:
+        """Push ``first``, then up to ``depth`` moves of this policy, then the no-move ending; returns the
+        evaluation for ``player`` (the kernel's ``greedy_value`` does exactly this, compiled)."""
+        state.push(first)
+        pushed = 1
+        while pushed <= depth and state.result is None:
+            move = self.choose(state)
+            if move is None:
+                break
+            state.push(move)
+            pushed += 1
+        state.outcome()
+        return evaluate(state, player)
+
 
 class SearchAgent(Agent):
     """Determinized Monte Carlo search over sampled hidden positions (see the module docstring)."""
@@ -127,6 +142,7 @@ class SearchAgent(Agent):
         priors = _normalise([s for s, _i in ranked[: self.width]])
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
+        kernel = kernel_or_none(variant)  # the same playouts, compiled (gibson_core.fastpath), when it can
         visits = [0] * len(candidates)
         totals = [0.0] * len(candidates)
         done = 0
@@ -134,16 +150,10 @@ class SearchAgent(Agent):
             state = world.build(beliefs.sample(rng))
             base = evaluate(state, me)  # scoring against the same sample's start removes its noise
             k = _select(visits, totals, priors, done)
-            state.push(candidates[k])
-            pushed = 1
-            while pushed <= self.depth and state.result is None:
-                move = playout.choose(state)
-                if move is None:
-                    break
-                state.push(move)
-                pushed += 1
-            state.outcome()
-            value = evaluate(state, me) - base
+            if kernel is not None:
+                value = kernel.greedy_value(state, candidates[k], self.depth, rng, playout.greed, me) - base
+            else:
+                value = playout.run(state, candidates[k], self.depth, me) - base
             visits[k] += 1
             totals[k] += value
             done += 1
