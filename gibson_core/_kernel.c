@@ -59,7 +59,11 @@ typedef struct {
 /* Mutable state lives in one int16 block so a snapshot is one memcpy:
  * board[size] square[n] revealed[n] moved[n] track[n] then the scalars below. */
 enum { X_TO_MOVE, X_PLY_LO, X_PLY_HI, X_RES_KIND, X_RES_WINNER, X_RES_A, X_RES_B, X_RES_C,
-       X_F0_SQ, X_F0_CARRIER, X_F0_MINED, X_F1_SQ, X_F1_CARRIER, X_F1_MINED, X_AG_PID, X_AG_PLY_LO, X_AG_PLY_HI, X_N };
+       X_F0_SQ, X_F0_CARRIER, X_F0_MINED, X_F1_SQ, X_F1_CARRIER, X_F1_MINED,
+       X_AG0_PID, X_AG0_PLY_LO, X_AG0_PLY_HI, X_AG1_PID, X_AG1_PLY_LO, X_AG1_PLY_HI, X_N };
+/* the aground watch of player p: the piece that must leave the enemy Base (0: none) and the ply it came to
+ * hold the Flag there */
+#define AG(g, p, field) ((g)->x[X_AG0_PID + 3 * (p) + (field)])
 #define FLAG(g, p, field) ((g)->x[X_F0_SQ + 3 * (p) + (field)])
 
 typedef struct {
@@ -361,7 +365,8 @@ static void flags_dropped(Game *g, int pid, int sq, int cause) {
                 if (fl[G_MINED + i] == cause) mined = 1;
             flag_set(g, p, sq, 0, mined, mined ? TK_DROPPED_MINED : TK_DROPPED);
         }
-    if (g->x[X_AG_PID] == pid) g->x[X_AG_PID] = 0;
+    for (int p = 0; p < 2; p++)
+        if (AG(g, p, 0) == pid) AG(g, p, 0) = 0;
 }
 
 static void remove_piece(Game *g, int pid, int code, int arg, int cause) {
@@ -509,6 +514,17 @@ static void fight(Game *g, int attacker, int defender) {
     }
 }
 
+/* tokens.FlagRules._watch: pid came to hold p's Flag on sq: on the enemy Base, its owner must move it off */
+static void flags_watch(Game *g, int pid, int p, int sq) {
+    const int32_t *fl = g->r->sec[S_FLAGS];
+    int me = g->owner[pid], ply = ply_of(g);
+    if (p != me && sq == fl[G_BASE0 + p] && fl[G_LEAVE]) {
+        AG(g, me, 0) = (int16_t)pid;
+        AG(g, me, 1) = (int16_t)(ply & 0xFFFF);
+        AG(g, me, 2) = (int16_t)(ply >> 16);
+    }
+}
+
 /* tokens.FlagRules.arrive: piece pid ended its move where it stands: carry, leave or pick up Flags */
 static void flags_arrive(Game *g, int pid) {
     const int32_t *fl = g->r->sec[S_FLAGS];
@@ -521,22 +537,29 @@ static void flags_arrive(Game *g, int pid) {
         } else if (carrier == 0 && where == sq && !g->r->sec[S_MASK][fl[G_CANNOT] + g->ptype[pid]]) {
             if (p == me && sq == fl[G_BASE0 + me]) continue;
             flag_set(g, p, sq, pid, 0, TK_PICKED);
-            if (p != me && sq == fl[G_BASE0 + p] && fl[G_LEAVE]) {
-                int ply = ply_of(g);
-                g->x[X_AG_PID] = (int16_t)pid;
-                g->x[X_AG_PLY_LO] = (int16_t)(ply & 0xFFFF);
-                g->x[X_AG_PLY_HI] = (int16_t)(ply >> 16);
-            }
+            flags_watch(g, pid, p, sq);
         }
     }
 }
 
+/* tokens.FlagRules.arrival_wins: piece pid arriving on square wins by the Flags (before any blast) */
+static int flags_arrival_wins(Game *g, int pid, int square) {
+    int me = g->owner[pid];
+    if (square != g->r->sec[S_FLAGS][G_BASE0 + me]) return 0;
+    for (int p = 0; p < 2; p++) {
+        int where = FLAG(g, p, 0), carrier = FLAG(g, p, 1);
+        if (carrier == pid || (carrier == 0 && where == square)) continue;
+        return 0;
+    }
+    return 1;
+}
+
 /* tokens.FlagRules.run_aground */
 static void run_aground(Game *g, int me) {
-    int pid = g->x[X_AG_PID];
-    int ply = (uint16_t)g->x[X_AG_PLY_LO] | ((int)g->x[X_AG_PLY_HI] << 16);
-    if (!pid || ply == ply_of(g) || g->owner[pid] != me) return;
-    g->x[X_AG_PID] = 0;
+    int pid = AG(g, me, 0);
+    int ply = (uint16_t)AG(g, me, 1) | ((int)AG(g, me, 2) << 16);
+    if (!pid || ply == ply_of(g)) return;
+    AG(g, me, 0) = 0;
     if (g->square[pid] == g->r->sec[S_FLAGS][G_BASE0 + 1 - me]) remove_piece(g, pid, RM_AGROUND, 0, W_AGROUND);
 }
 
@@ -567,8 +590,12 @@ static void hand_over(Game *g, int o, int a) {
     int carrier = g->board[o], receiver = g->board[a], me = g->owner[carrier];
     event(g, EV_ACTED, me, KIND_HANDOVER, o, a, 0, 0, 0);
     int p = FLAG(g, 1 - me, 1) == carrier ? 1 - me : me, sq = g->square[receiver];
-    if (p == me && sq == fl[G_BASE0 + me]) flag_set(g, p, sq, 0, 0, TK_HANDED_HOME);
-    else flag_set(g, p, sq, receiver, 0, TK_HANDED);
+    if (p == me && sq == fl[G_BASE0 + me]) {
+        flag_set(g, p, sq, 0, 0, TK_HANDED_HOME);
+    } else {
+        flag_set(g, p, sq, receiver, 0, TK_HANDED);
+        flags_watch(g, receiver, p, sq);
+    }
 }
 
 /* tokens.FlagRules.filter: moves onto mined Flags (but a sweeper's), attacks between carriers of the two
@@ -653,9 +680,13 @@ static void check_endings(Game *g) {
             return;
         }
     }
-    if (r->sec[S_FLAGS][G_HAS]) { /* tokens.FlagRules.winner: both Flags on the mover's Base */
-        int me = g->x[X_TO_MOVE], base = r->sec[S_FLAGS][G_BASE0 + me];
-        if (FLAG(g, 0, 0) == base && FLAG(g, 1, 0) == base) finish(g, me, K_FLAGS_HOME, 0, 0, 0);
+    if (r->sec[S_FLAGS][G_HAS]) { /* tokens.FlagRules.winner: both Flags on the mover's Base, lying or own-carried */
+        int me = g->x[X_TO_MOVE], base = r->sec[S_FLAGS][G_BASE0 + me], all = 1;
+        for (int p = 0; p < 2; p++) {
+            int carrier = FLAG(g, p, 1);
+            if (FLAG(g, p, 0) != base || (carrier && g->owner[carrier] != me)) all = 0;
+        }
+        if (all) finish(g, me, K_FLAGS_HOME, 0, 0, 0);
     }
 }
 
@@ -687,7 +718,7 @@ static int push(Game *g, int64_t m) {
         if (won >= 0) {
             int first = arrival_entry(g, pid, o, d, 0);
             finish(g, me, K_ARRIVE, r->sec[S_WINDATA][first + 3], g->ptype[pid], 0);
-        } else {
+        } else if (!(r->sec[S_FLAGS][G_HAS] && flags_arrival_wins(g, pid, d))) {
             if (on_arrival(g, pid, d)) return -1;
             if (a != NO_TARGET && g->square[pid] == d) {
                 int target = g->board[a];
@@ -751,110 +782,6 @@ static long playout(Game *g, long max_plies) {
         n++;
     }
     return n;
-}
-
-/* ---- the search agent's greedy playout (gibson_core.ai.search.Playout, ai.values.evaluate/CombatProbe) ---
- * pol: piece values [ntypes] then square terms [player][type][square], as doubles. Same operations in the same
- * order as the Python code, so the floating-point sums and comparisons (and so the choices) are identical. */
-static double evaluate(Game *g, const double *pol, int player) {
-    if (g->x[X_RES_KIND]) {
-        int w = g->x[X_RES_WINNER];
-        return w < 0 ? 0.0 : (w == player ? 1000.0 : -1000.0);
-    }
-    int nt = g->r->ntypes, size = g->r->size;
-    const double *tables = pol + nt;
-    double score = 0.0;
-    for (int pid = 1; pid < g->n; pid++) {
-        int sq = g->square[pid];
-        if (sq < 0) continue;
-        int t = g->ptype[pid], p = g->owner[pid];
-        double v = pol[t] + tables[((size_t)p * nt + t) * size + sq];
-        score += p == player ? v : -v;
-    }
-    return score;
-}
-
-static double probe_gain(Game *g, const double *values, int a, int d, int a_sq) {
-    int old = g->square[a];
-    g->square[a] = (int16_t)a_sq;
-    int oc = resolve(g, a, d);
-    g->square[a] = (int16_t)old;
-    const int32_t *o = g->r->sec[S_OUTCOME] + 4 * oc;
-    int attacker_out = 0, defender_out = 0;
-    for (int i = 0; i < o[0]; i++) {
-        if (o[1 + i]) defender_out = 1;
-        else attacker_out = 1;
-    }
-    double gain = 0.0;
-    if (defender_out) gain += values[g->ptype[d]];
-    if (attacker_out) gain -= values[g->ptype[a]];
-    if (o[3] == 1) gain += 0.1;
-    else if (o[3] == 0) gain -= 0.1;
-    return gain;
-}
-
-static double mt_random(Game *g) {
-    uint32_t a = mt_next(g) >> 5, b = mt_next(g) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-/* Playout.choose: -1 when there is no move, -2 on memory failure */
-static int64_t greedy_choose(Game *g, const double *pol, double greed, int64_t **buf, int *cap) {
-    if (generate(g)) return -2;
-    int n = g->nmoves;
-    if (!n) return -1;
-    if (grow((void **)buf, cap, 2 * n, sizeof(int64_t))) return -2;
-    int64_t *moves = *buf, *quiet = *buf + n, best = -1;
-    memcpy(moves, g->moves, (size_t)n * sizeof(int64_t));
-    int me = g->x[X_TO_MOVE], nq = 0, have_before = 0;
-    double best_gain = 0.0, before = 0.0;
-    for (int i = 0; i < n; i++) {
-        int64_t m = moves[i];
-        int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
-        double gain;
-        if (m >> 36) {
-            if (!have_before) { before = evaluate(g, pol, me); have_before = 1; }
-            if (push(g, m)) return -2;
-            gain = evaluate(g, pol, 1 - g->x[X_TO_MOVE]) - before;
-            pop(g);
-            if (gain > best_gain) { best = m; best_gain = gain; }
-            continue;
-        }
-        if (a == NO_TARGET) {
-            if (arrival_entry(g, g->board[o], o, d, 1) >= 0) return m;
-            quiet[nq++] = m;
-            continue;
-        }
-        gain = probe_gain(g, pol, g->board[o], g->board[a], d);
-        if (gain > best_gain) { best = m; best_gain = gain; }
-        else if (gain >= 0) quiet[nq++] = m;
-    }
-    if (best >= 0 && mt_random(g) < greed) return best;
-    return nq ? quiet[mt_below(g, (uint32_t)nq)] : moves[mt_below(g, (uint32_t)n)];
-}
-
-/* SearchAgent's iteration after the root move: push it, up to depth greedy plies, the no-move ending, the
- * evaluation for player me. Returns 0, or -1 on memory failure. */
-static int greedy_playout(Game *g, int64_t first, int depth, double greed, const double *pol, int me, double *value) {
-    int64_t *buf = NULL;
-    int cap = 0, rc = 0;
-    g->record = 0;
-    if (push(g, first)) rc = -1;
-    for (int pushed = 1; !rc && pushed <= depth && !g->x[X_RES_KIND]; pushed++) {
-        int64_t m = greedy_choose(g, pol, greed, &buf, &cap);
-        if (m == -2) rc = -1;
-        if (m < 0) break;
-        if (push(g, m)) rc = -1;
-    }
-    if (!rc && !g->x[X_RES_KIND]) {
-        if (generate(g)) rc = -1;
-        else if (!g->nmoves) no_moves(g);
-    }
-    g->record = 1;
-    g->nevents = 0;
-    free(buf);
-    *value = evaluate(g, pol, me);
-    return rc;
 }
 
 /* ---- Python glue: Rules ------------------------------------------------------------------------------- */
@@ -1066,26 +993,33 @@ static PyObject *Game_state(GameObject *self, PyObject *unused) {
                          x[X_TO_MOVE], ply_of(g), x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
 }
 
-/* tokens() -> (flag0 square, carrier, mined, flag1 square, carrier, mined, aground piece, aground ply);
- * set_tokens(the same eight numbers) */
+/* tokens() -> (flag0 square, carrier, mined, flag1 square, carrier, mined, player 0's aground piece, its ply,
+ * player 1's aground piece, its ply); set_tokens(the same ten numbers) */
 static PyObject *Game_tokens(GameObject *self, PyObject *unused) {
-    int16_t *x = self->g.x;
-    return Py_BuildValue("(iiiiiiii)", x[X_F0_SQ], x[X_F0_CARRIER], x[X_F0_MINED], x[X_F1_SQ], x[X_F1_CARRIER],
-                         x[X_F1_MINED], x[X_AG_PID], (uint16_t)x[X_AG_PLY_LO] | ((int)x[X_AG_PLY_HI] << 16));
+    Game *g = &self->g;
+    int16_t *x = g->x;
+    return Py_BuildValue("(iiiiiiiiii)", x[X_F0_SQ], x[X_F0_CARRIER], x[X_F0_MINED], x[X_F1_SQ], x[X_F1_CARRIER],
+                         x[X_F1_MINED], AG(g, 0, 0), (uint16_t)AG(g, 0, 1) | ((int)AG(g, 0, 2) << 16),
+                         AG(g, 1, 0), (uint16_t)AG(g, 1, 1) | ((int)AG(g, 1, 2) << 16));
 }
 
 static PyObject *Game_set_tokens(GameObject *self, PyObject *args) {
-    int v[8];
-    if (!PyArg_ParseTuple(args, "iiiiiiii", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7)) return NULL;
+    int v[10];
+    if (!PyArg_ParseTuple(args, "iiiiiiiiii", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7, v + 8, v + 9))
+        return NULL;
     Game *g = &self->g;
     for (int i = 0; i < 6; i += 3)
-        if (v[i] < 0 || v[i] >= g->size || v[i + 1] < 0 || v[i + 1] >= g->n) {
+        if (v[i] < 0 || v[i] >= g->size || v[i + 1] < 0 || v[i + 1] >= g->n || v[6 + i / 3 * 2] < 0
+            || v[6 + i / 3 * 2] >= g->n) {
             PyErr_SetString(PyExc_ValueError, "set_tokens: a Flag off the board or carried by no piece");
             return NULL;
         }
-    for (int i = 0; i < 7; i++) g->x[X_F0_SQ + i] = (int16_t)v[i];
-    g->x[X_AG_PLY_LO] = (int16_t)(v[7] & 0xFFFF);
-    g->x[X_AG_PLY_HI] = (int16_t)(v[7] >> 16);
+    for (int i = 0; i < 6; i++) g->x[X_F0_SQ + i] = (int16_t)v[i];
+    for (int p = 0; p < 2; p++) {
+        AG(g, p, 0) = (int16_t)v[6 + 2 * p];
+        AG(g, p, 1) = (int16_t)(v[7 + 2 * p] & 0xFFFF);
+        AG(g, p, 2) = (int16_t)(v[7 + 2 * p] >> 16);
+    }
     g->moves_valid = 0;
     Py_RETURN_NONE;
 }
@@ -1138,30 +1072,7 @@ static PyObject *Game_playout(GameObject *self, PyObject *args) {
     return Py_BuildValue("(lN)", n, write_mt(g));
 }
 
-/* greedy(first move, depth, mt_state, greed, policy doubles, player) -> (value, new mt_state) */
-static PyObject *Game_greedy(GameObject *self, PyObject *args) {
-    long long first;
-    int depth, me;
-    double greed;
-    PyObject *state;
-    Py_buffer pol;
-    if (!PyArg_ParseTuple(args, "LiOdy*i", &first, &depth, &state, &greed, &pol, &me)) return NULL;
-    Game *g = &self->g;
-    Py_ssize_t need = (Py_ssize_t)sizeof(double) * g->r->ntypes * (1 + 2 * (Py_ssize_t)g->r->size);
-    if (pol.len != need || read_mt(g, state)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "greedy: policy tables of the wrong size");
-        PyBuffer_Release(&pol);
-        return NULL;
-    }
-    double value;
-    int rc = greedy_playout(g, first, depth, greed, (const double *)pol.buf, me, &value);
-    PyBuffer_Release(&pol);
-    if (rc) return PyErr_NoMemory();
-    return Py_BuildValue("(dN)", value, write_mt(g));
-}
-
 static PyMethodDef Game_methods[] = {
-    {"greedy", (PyCFunction)Game_greedy, METH_VARARGS, "The search agent's greedy playout and evaluation."},
     {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
     {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},
     {"push", (PyCFunction)Game_push, METH_O, "Make a packed move (unchecked); returns its event records."},

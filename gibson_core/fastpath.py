@@ -25,7 +25,7 @@ from . import events as ev
 from .combat import ATTACKER, DEFENDER
 from .movegen import RULE_HOOKS, MoveTables
 from .moves import FIRE, HANDOVER, ILLUMINATE, MOVE, Move
-from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+from .pieces import AFTER_MOVE, ANY_SIDE, DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
 from .state import GameState, Result
 from .tokens import AGROUND, FLAG_KEYS
 
@@ -37,16 +37,21 @@ MAX_SQUARES = 0xFFF  # squares are 12-bit fields of a packed move
 KNOWN_TOP_LEVEL = frozenset({
     "name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays", "services",
     "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed", "lose_when_only_left",
-    "draw_when_none_left", "compulsory_attack", "options", "extends", "rename", "counts", "flags"})
+    "draw_when_none_left", "compulsory_attack", "options", "extends", "rename", "counts", "flags", "attack_mode"})
 KNOWN_PIECE_KEYS = frozenset({"id", "name", "count", "service", "element", "tags", "value", "number", "move",
-                              "attack", "confined_to", "color", "description", "effects", "actions"})
+                              "attack", "confined_to", "color", "description", "effects", "actions", "emblem",
+                              "attack_mode", "slide_attack"})
 KNOWN_VARIANT_FIELDS = frozenset({
     "name", "title", "description", "players", "grid", "kinds", "cell_kind", "zones", "paths", "types",
     "type_index", "setup_squares", "combat_cells", "elements", "win_arrive", "lose_when_removed",
     "lose_when_only_left", "draw_when_none_left", "transit_squares", "compulsory_attack", "ply_limit", "options",
-    "option_specs", "data", "source", "plugin_manager", "spec", "rules"})
+    "option_specs", "data", "source", "plugin_manager", "spec", "rules", "attack_mode", "repetition"})
 KNOWN_TYPE_FIELDS = frozenset({"id", "name", "count", "service", "element", "tags", "value", "number", "movement",
-                               "attack", "confined_to", "effects", "actions", "color", "description"})
+                               "attack", "confined_to", "effects", "actions", "color", "description", "emblem",
+                               "attack_mode", "slide_attack"})
+# Known fields whose only value the kernel plays (attacking onto the enemy's square, sliders that attack only in
+# line, repetition rules: the Python engine plays those)
+KERNEL_VALUES = {"attack_mode": AFTER_MOVE, "slide_attack": ANY_SIDE}
 KNOWN_MOVEMENT_FIELDS = frozenset({"kind", "distance", "long_needs_attack"})
 KNOWN_TERRAIN_FIELDS = frozenset({"id", "name", "element", "element_by_tag", "transit", "passable", "color",
                                   "stroke"})
@@ -156,12 +161,19 @@ def unsupported(variant) -> str | None:
     fields = _truthy_unknowns(variant, KNOWN_VARIANT_FIELDS)
     if fields:
         return "variant fields: " + ", ".join(fields)
+    if variant.repetition.active:
+        return "repetition rules"
+    if variant.attack_mode != AFTER_MOVE:
+        return f"attack_mode {variant.attack_mode}"
     for t in variant.types:
         fields = _truthy_unknowns(t, KNOWN_TYPE_FIELDS) + _truthy_unknowns(t.movement, KNOWN_MOVEMENT_FIELDS)
         if fields:
             return f"piece {t.id} fields: " + ", ".join(fields)
         if t.movement.kind not in KNOWN_MOVE_KINDS or t.attack not in KNOWN_ATTACKS:
             return f"piece {t.id} moves {t.movement.kind!r} / attacks {t.attack!r}"
+        for name, value in KERNEL_VALUES.items():
+            if getattr(t, name) != value:
+                return f"piece {t.id} {name} {getattr(t, name)}"
     for kind in variant.kinds.values():
         fields = _truthy_unknowns(kind, KNOWN_TERRAIN_FIELDS)
         if fields:
@@ -242,7 +254,6 @@ class Kernel:
         self.effects: list = []  # Effect objects by the kernel's effect id
         self.actions: list = []  # Action objects by the kernel's action id
         self._sqlists: dict[int, tuple] = {}
-        self._policy: bytes | None = None
         self.rules = module.Rules(self._compile())
         self._moves: dict[int, Move] = {}
         self._codes: dict[Move, int] = {}
@@ -503,7 +514,7 @@ class Kernel:
             return None
         v = self.variant
         players = v.players
-        name = "draw" if winner < 0 else players[winner]
+        name = None if winner < 0 else players[winner]  # None: a draw
         if kind == K_ARRIVE:
             return Result(name, self.win_reasons[a].format(piece=v.types[b].name))
         if kind == K_BOTH_LOST:
@@ -563,39 +574,20 @@ class Kernel:
             index, players, tokens = self.index, self.variant.players, state.tokens
             flags = [(index[tokens[f"flag:{p}"][0]], tokens[f"flag:{p}"][1], int(tokens[f"flag:{p}"][2]))
                      for p in players]
-            game.set_tokens(*flags[0], *flags[1], *tokens.get(AGROUND, (0, 0)))
+            watches = [tokens.get(f"{AGROUND}{p}", (0, 0)) for p in players]
+            game.set_tokens(*flags[0], *flags[1], *watches[0], *watches[1])
         return game
-
-    def policy(self) -> bytes:
-        """The search agent's evaluation tables as the kernel reads them: piece values, then square terms."""
-        if self._policy is None:
-            from .ai.values import piece_values, square_tables
-
-            tables = square_tables(self.variant)
-            flat = list(piece_values(self.variant)) + [x for per_player in tables for row in per_player for x in row]
-            self._policy = array("d", flat).tobytes()
-        return self._policy
-
-    def greedy_value(self, state: GameState, first: Move, depth: int, rng: random.Random, greed: float,
-                     player: int) -> float:
-        """:class:`gibson_core.ai.search.SearchAgent`'s playout in the kernel: from ``state`` (not changed), push
-        ``first``, then up to ``depth`` moves of :class:`~gibson_core.ai.search.Playout`'s greedy policy, then
-        the no-move ending; returns :func:`~gibson_core.ai.values.evaluate` for ``player`` at the end. The
-        choices and the generator's advance are exactly the Python policy's."""
-        version, mt, gauss = rng.getstate()
-        value, mt = self.game(state).greedy(self.code(first), depth, mt, greed, self.policy(), player)
-        rng.setstate((version, mt, gauss))
-        return value
 
     def tokens(self, game) -> dict:
         """A kernel Game's tokens as ``GameState.tokens`` holds them."""
         if "flags" not in self.variant.rules:
             return {}
-        f0, c0, m0, f1, c1, m1, aground, ply = game.tokens()
+        f0, c0, m0, f1, c1, m1, *watches = game.tokens()
         players = self.variant.players
         out = {f"flag:{players[0]}": (self.names[f0], c0, bool(m0)), f"flag:{players[1]}": (self.names[f1], c1, bool(m1))}
-        if aground:
-            out[AGROUND] = (aground, ply)
+        for p, (pid, ply) in enumerate(zip(watches[::2], watches[1::2], strict=True)):
+            if pid:
+                out[f"{AGROUND}{players[p]}"] = (pid, ply)
         return out
 
 
