@@ -388,3 +388,27 @@ def test_a_player_away_past_the_grace_period_loses_and_deserted_games_end(lt, tm
         lt.run(scenario())
     finally:
         slow.close()
+
+
+def test_a_bot_plays_a_game_through_the_client_library(lt, served):
+    from gibson_core.net.bot import play_bot
+
+    async def scenario():
+        human = await served.client_async()
+        game = await human.create("lattaque", options={"ply-limit": 16}, side="blue")
+        bot = asyncio.ensure_future(play_bot(served.url, "random", join=game.id, seed=1, say=lambda line: None))
+        v = load_variant("lattaque", {"ply-limit": 16})
+        await human.submit_setup(game.id, random_setup(v, "blue", 1))
+        rng = random.Random(2)
+        while True:
+            view = await human.wait_for(game.id, lambda g: g.my_turn or g.over, 30)
+            if view.over:
+                break
+            ply = view.observation.ply
+            await human.play(game.id, str(rng.choice(view.observation.legal_moves)))
+            await human.wait_for(game.id, lambda g, p=ply: g.over or g.observation.ply > p, 30)
+        assert await asyncio.wait_for(bot, 30) == view.result
+        assert view.observation.ply == 16
+        await human.close()
+
+    lt.run(scenario(), timeout=60)
