@@ -250,6 +250,11 @@ def _move(text: str) -> Move:
 
 
 @functools.lru_cache(maxsize=1 << 16)
+def _move_text(move: Move) -> str:
+    return str(move)
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _piece(row: tuple) -> Piece:
     return Piece(*row)
 
@@ -272,7 +277,7 @@ def observation_to_wire(obs: Observation, since: int = 0) -> dict:
         "since": since,
         "history": [[m, [event_to_wire(e) for e in evs]] for m, evs in zip(obs.moves[since:], obs.events[since:],
                                                                             strict=True)],
-        "legal": [str(m) for m in obs.legal_moves],
+        "legal": [_move_text(m) for m in obs.legal_moves],
         "result": list(obs.result) if obs.result else None,
     }
 
