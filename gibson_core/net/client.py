@@ -118,6 +118,11 @@ class GameClient:
                                     max_size=2**24)
         self._connected.set()
 
+    @property
+    def is_connected(self) -> bool:
+        """True while the connection is up (False while reconnecting)."""
+        return self._connected.is_set()
+
     async def close(self) -> None:
         """Close the connection for good (no reconnection)."""
         self._closing = True
