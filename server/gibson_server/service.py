@@ -28,6 +28,7 @@ from gibson_core.net.protocol import (
     observation_to_wire,
     parse_client_message,
 )
+from gibson_core.options import check_options
 from gibson_core.plugins import load_variant, variant_names
 
 from .agents import AgentPool
@@ -304,7 +305,7 @@ class GameServer:
         name = msg["variant"]
         if name not in variant_names():
             raise GameError(f"unknown variant {name!r} (variants: {', '.join(variant_names())})", "bad-variant")
-        options = msg.get("options") or {}
+        options = check_options(name, msg.get("options") or {})
         variant = load_variant(name, options or None)
         players = list(variant.players)
         side = msg.get("side", "random")
