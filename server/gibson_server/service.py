@@ -97,7 +97,10 @@ class GameServer:
         self.started_at = self.clock()
         await self.store.heartbeat(self.node, self.started_at)
         for row in await self.store.games((OPEN, LIVE)):
-            await self.load(row.game_id, restoring=True)
+            try:
+                await self.load(row.game_id, restoring=True)
+            except Exception:  # one game that cannot be rebuilt (its variant gone...) must not stop the rest
+                log.exception("game %s could not be restored", row.game_id)
         self._spawn(self._heartbeats())
         self._spawn(self._sweeper())
 
