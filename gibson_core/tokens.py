@@ -32,8 +32,9 @@ from __future__ import annotations
 from . import events as ev
 from .hookspecs import hookimpl
 from .moves import HANDOVER, MOVE, Move
+from .variant_schema import FLAGS, record_keys
 
-FLAG_KEYS = {"base", "cannot_carry", "mined_when", "mined_pickup", "leave_enemy_base"}
+FLAG_KEYS = set(record_keys(FLAGS.types[0]))  # declared with their types in variant_schema
 AGROUND = "_aground:"  # + player: (piece, ply it came to hold the Flag), the piece that must leave the enemy Base
 
 
@@ -263,7 +264,6 @@ def compile_flags(chk, data: dict, grid, zones: dict, players: tuple, selector) 
     if not isinstance(spec, dict):
         chk.add(path, f"expected a mapping (base, cannot_carry, ...) or null, got {spec!r}")
         return None
-    chk.unknown_keys(spec, path, FLAG_KEYS, "flags key")
     zone = spec.get("base")
     if zone not in zones:
         chk.add(path + ("base",), f"expected the zone of each player's Base, got {zone!r} (zones: {', '.join(zones)})")

@@ -269,3 +269,22 @@ def test_launcher_options_reach_the_game(driver):
     assert isinstance(scene, PlayScene) and scene.viewer == "red"
     assert scene.variant.options["ply-limit"] == 1900 and scene.variant.options["no-win-draw"] is False
     assert scene.session.ply >= 1  # the computer (blue) moved first
+
+
+def test_an_attack_onto_the_enemy_is_one_click_on_the_enemy(driver):
+    """In a game whose pieces attack by moving onto the enemy (the tutorial's Forty), the enemies in reach
+    are highlighted as attacks and clicking one plays ``e4xe5`` at once; the winner stands on e5."""
+    from conftest import TUTORIAL, registered
+
+    with registered(TUTORIAL, "gibson_forty"):
+        variant = load_variant("forty")
+        state = GameState.from_position(variant, {"e4": "red Ca", "e5": "blue Lt", "a1": "red F", "j9": "blue Sg",
+                                                  "j10": "blue F"}, "red")
+        session = Session(GameConfig("forty", opponent="random", seed=4), {}, state, sync_ai=True)
+        driver.open(PlayScene(driver.app, session, "red"))
+        scene = driver.scene
+        driver.click_square("e4")
+        assert scene.choices()["attack"] == {"e5"} and "e5" not in scene.choices()["dest"]
+        driver.click_square("e5")
+        assert str(state.history[0][0]) == "e4xe5"
+        assert state.history[0][1][-1].dest == "e5" and scene.banner is not None

@@ -101,14 +101,16 @@ class PlayScene(PositionScene):
         return [m for m in self.obs.legal_moves if m.origin == origin]
 
     def choices(self) -> dict[str, set[str]]:
-        """Highlighted squares by role: ``dest`` (moves), ``attack`` (after choosing a destination),
-        ``action`` (fire or hand-over targets)."""
+        """Highlighted squares by role: ``dest`` (moves), ``attack`` (enemies to move onto, or after choosing
+        a destination the enemies to attack from there), ``action`` (fire or hand-over targets)."""
         out = {"dest": set(), "attack": set(), "action": set()}
         if self.origin is None:
             return out
         for m in self.moves_from(self.origin):
             if self.dest is None:
-                if m.kind == MOVE:
+                if m.is_onto:
+                    out["attack"].add(m.target)
+                elif m.kind == MOVE:
                     out["dest"].add(m.dest)
                 elif m.target:
                     out["action"].add(m.target)
@@ -137,6 +139,9 @@ class PlayScene(PositionScene):
                 self.click_square(square)
             return
         if self.origin is not None:
+            if square in ch["attack"]:  # an attack onto the enemy's square: one click on the enemy
+                self.play_first(lambda m: m.is_onto and m.target == square)
+                return
             if square in ch["dest"]:
                 self.choose_dest(square)
                 return
