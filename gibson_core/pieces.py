@@ -32,6 +32,11 @@ class Movement:
     long_needs_attack: bool = False
 
 
+# The pictures a front end may draw on a piece's face (``emblem`` of a piece or a service in the data).
+EMBLEMS = ("soldier", "officer", "scout", "sapper", "spy", "gun", "aircraft", "bomber", "airship", "seaplane",
+           "balloon", "ship", "submarine", "carrier", "boat", "minelayer", "searchlight", "mine", "flag")
+
+
 @attrs.frozen
 class PieceType:
     """One kind of piece as the variant's data defines it.
@@ -61,6 +66,7 @@ class PieceType:
     actions: tuple = ()
     color: str = "#888888"
     description: str = ""
+    emblem: str = ""  # the picture a front end draws on the piece's face (one of EMBLEMS; "" for none)
 
     @property
     def mobile(self) -> bool:

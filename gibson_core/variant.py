@@ -23,6 +23,7 @@ from .pieces import (
     ANY_SIDE,
     ATTACK_MODES,
     ATTACK_PATTERNS,
+    EMBLEMS,
     IN_LINE,
     MOVE_KINDS,
     ONTO,
@@ -538,13 +539,17 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             chk.add(path + ("value",), f"expected a number, got {value!r}")
             value = None
+        emblem = spec.get("emblem", sdata.get("emblem", ""))  # its value was checked by the schema
+        if emblem not in EMBLEMS:
+            emblem = ""
         index[pid] = len(types)
         types.append(PieceType(
             id=pid, name=pname, count=count, service=service, element=spec.get("element"),
             tags=frozenset(tags), value=value, number=spec.get("number"), movement=movement, attack=attack,
-            attack_mode=attack_mode, slide_attack=slide_attack, confined_to=confined, effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
+            attack_mode=attack_mode, slide_attack=slide_attack, confined_to=confined,
+            effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
             color=str(spec.get("color") or sdata.get("color") or PIECE_PALETTE[len(types) % len(PIECE_PALETTE)]),
-            description=str(spec.get("description", "")),
+            description=str(spec.get("description", "")), emblem=emblem,
         ))
     if not types and pieces is not None:
         chk.add(("pieces",), "a variant needs at least one piece type")

@@ -8,6 +8,7 @@ it reads. docs/reference.md documents each key; the key lists in ``variant.py``,
 
 from __future__ import annotations
 
+from .pieces import EMBLEMS
 from .schema import Flag, Lazy, ListOf, MapOf, Maybe, Number, OneOf, Record, Text, Whole
 
 NAME = Text(max_len=100, what="a name")
@@ -40,7 +41,8 @@ OVERLAY = Record({
     "colors": MapOf(COLOR, "a mapping of players to colours"),
 }, "overlay key")
 
-SERVICE = Record({"color": COLOR, "tags": ListOf(NAME)}, "service key")
+EMBLEM = Text(max_len=40, choices=EMBLEMS)
+SERVICE = Record({"color": COLOR, "tags": ListOf(NAME), "emblem": EMBLEM}, "service key")
 SETUP = Record({"zone": NAME, "exclude": ListOf(NAME)}, "setup key")
 
 EFFECT_REASON = Text(max_len=400, fields=("piece", "source"))
@@ -61,7 +63,7 @@ PIECE = Record({
     "value": Number(-1e6, 1e6), "number": Whole(0, 10**6), "move": MOVE, "attack": WORD, "attack_mode": WORD,
     "slide_attack": WORD, "confined_to": NAME,
     "effects": ListOf(EFFECT), "actions": ListOf(OneOf(WORD, ACTION, what="an action kind or a mapping")),
-    "color": COLOR, "description": PARAGRAPH,
+    "color": COLOR, "description": PARAGRAPH, "emblem": EMBLEM,
 }, "piece key", extra=("remove",))
 
 RULE_REASON = Text(max_len=400, fields=("attacker", "defender", "first", "second"))

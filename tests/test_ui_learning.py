@@ -97,8 +97,7 @@ def test_f1_opens_the_rules_in_play_and_closes_them(driver):
     driver.key(pygame.K_F1)
     assert isinstance(driver.scene.modal, RulesDialog)
     assert any("Walls between squares" in t for _k, t in driver.scene.modal.blocks)
-    driver.screenshot(driver_path := os.path.join(str(storage.home()), "rules.png"))
-    assert os.path.getsize(driver_path) > 0
+    driver.snapshot("learn-rules")
     driver.key(pygame.K_F1)
     assert driver.scene.modal is None
 
@@ -146,7 +145,7 @@ def test_a_wrong_move_gets_the_hint_and_a_retry(driver):
     play_by_clicks(driver, wrong)
     assert scene.missed and "hint" in scene.message and not scene.session.events
     assert scene.obs.ply == 0 and scene.origin is None  # nothing was played, the selection is cleared
-    driver.screenshot(os.path.join(str(storage.home()), "lesson-miss.png"))
+    driver.snapshot("learn-lesson-miss")
     play_by_clicks(driver, lesson.answers[0])
     assert reasons(scene.session.events) == ["Brigade beats Battalion"]
     driver.click_button("Retry (R)")
@@ -199,7 +198,7 @@ def test_h_shows_the_best_move_from_the_players_own_view(driver):
     hint = scene.current_hint()
     assert hint is not None and scene.hint_text().startswith(f"Hint: {hint.moves[0][0]}")
     assert hint.moves[0][0] in scene.obs.legal_moves
-    driver.screenshot(os.path.join(str(storage.home()), "hint.png"))
+    driver.snapshot("learn-hint")
     # twin games: the hint depends on nothing the player cannot see
     twin = analyse(observe(GameState.from_setups(variant, b), "blue"))
     assert [m for m, _s in twin.moves] == [m for m, _s in hint.moves] and twin.beliefs == hint.beliefs
@@ -252,7 +251,7 @@ def test_the_review_steps_through_a_saved_game_and_reveals_only_at_the_end(drive
     assert scene.viewer == ALL and all(p.type for p in scene.obs.pieces)
     driver.key(pygame.K_HOME)
     assert scene.session.at == 0
-    driver.screenshot(os.path.join(str(storage.home()), "review.png"))
+    driver.snapshot("learn-review")
 
 
 def test_a_review_from_one_side_shows_nothing_of_the_other_sides_hidden_set_up(driver, tmp_path):

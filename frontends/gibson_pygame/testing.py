@@ -20,8 +20,8 @@ from .app import App  # noqa: E402
 class UIDriver:
     """Posts mouse and key events and steps the app loop with a fixed frame time."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 800)):
-        self.app = App(size, sync_ai=True)
+    def __init__(self, size: tuple[int, int] = (1280, 800), animate: bool = False):
+        self.app = App(size, sync_ai=True, animate=animate)  # animations off unless a test is about them
 
     @property
     def scene(self):
@@ -95,3 +95,15 @@ class UIDriver:
         """Save what the last frame drew as a PNG at ``path``; returns the path."""
         pygame.image.save(self.app.screen, str(path))
         return str(path)
+
+    def snapshot(self, name: str) -> str | None:
+        """Save the last frame as ``NAME.png`` in the folder ``$GIBSON_UI_SHOTS`` names (to look at what a
+        test saw); nothing when it is not set. Returns the path written."""
+        import os
+
+        folder = os.environ.get("GIBSON_UI_SHOTS")
+        if not folder:
+            return None
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"{name}.png")
+        return self.screenshot(path)

@@ -32,8 +32,9 @@ class LessonSession(Session):
         self.events: tuple = ()  # what the right move did
         self.rule = ""  # the rule that decided its fight, in words
 
-    def play(self, move) -> tuple:
-        """Play ``move`` when the lesson asks for it; LessonMiss (nothing played) for any other move."""
+    def play(self, move, by: str | None = None) -> tuple:
+        """Play ``move`` when the lesson asks for it; LessonMiss (nothing played) for any other move. Only the
+        learner's side ever moves in a lesson, so ``by`` changes nothing."""
         ok, events = self.lesson.attempt(self._state, move)
         if not ok:
             raise LessonMiss(f"{move} is not the move this lesson asks for")
@@ -41,7 +42,7 @@ class LessonSession(Session):
         self.rule = deciding_rule(self._state, events)
         return events
 
-    def undo(self) -> bool:
+    def undo(self, player: str | None = None) -> bool:
         """Lessons are retried, not undone."""
         return False
 
