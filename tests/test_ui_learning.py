@@ -264,3 +264,31 @@ def test_a_review_from_one_side_shows_nothing_of_the_other_sides_hidden_set_up(d
         driver.hover((5, 5))
         shots.append(pygame.image.tobytes(driver.app.screen, "RGB"))
     assert shots[0] == shots[1]
+
+
+def _saved(setups, opponent, plies, name):
+    """A window save (sealed) of a game ``plies`` plies in, against ``opponent``."""
+    import random
+
+    session = Session(GameConfig("lattaque", opponent=opponent, human="blue"), setups, sync_ai=True)
+    rng = random.Random(2)
+    while session.ply < plies and session.result() is None:
+        session.play(rng.choice(session.observation(session.to_move).legal_moves))
+    session.save(storage.game_path(name))
+    session.close()
+    return storage.game_path(name)
+
+
+def test_a_saved_game_in_progress_is_reviewed_only_from_its_players_own_view(driver):
+    from gibson_pygame.scenes.review import open_record
+
+    _variant, a, _b = _twins()
+    assert open_record(driver.app, _saved(a, "random", 6, "vs-computer")) == ""
+    scene = driver.scene
+    assert scene.views() == ["blue"] and not driver.button("As red").enabled
+    scene.view_as("red")
+    assert scene.viewer == "blue" and "not yours to see" in scene.message
+    why = open_record(driver.app, _saved(a, "friend", 6, "hot-seat"))
+    assert "hot-seat game is not over" in why and driver.scene is scene
+    assert open_record(driver.app, _saved(a, "friend", 10_000, "hot-seat-over")) == ""  # over: everything
+    assert driver.scene.views() == ["blue", "red", ALL]
