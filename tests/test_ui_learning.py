@@ -125,6 +125,7 @@ def test_every_lesson_is_played_by_clicks_on_the_real_board(driver, name):
         assert isinstance(scene, LessonScene) and scene.lesson.title == lesson.title
         play_by_clicks(driver, lesson.answers[0])
         assert scene.session.events, f"{lesson.title}: the move was not played"
+        assert scene.status_text() == "Lesson done"
         state = lesson.start()
         events = state.play(lesson.answers[0])
         assert reasons(scene.session.events) == reasons(events)
