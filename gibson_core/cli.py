@@ -14,7 +14,8 @@ from .errors import GibsonError
 from .options import check_options, parse_option_args
 from .plugins import load_errors, load_variant, plugin_manager, variant_names, variant_specs
 
-COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands")
+COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands",
+                                     "gibson_server.commands", "gibson_core.net.bot")
 
 
 def _variant(args):
