@@ -53,6 +53,14 @@ class UnknownPlayerError(GibsonError, ValueError):
     """A name that is not one of the variant's two players."""
 
 
+class UnknownPieceError(GibsonError, ValueError):
+    """A piece handle that is no piece of the game."""
+
+
+class NothingToUndoError(GibsonError, IndexError):
+    """``pop`` with no move to take back."""
+
+
 class SetupError(GibsonError, ValueError):
     """A set-up that does not fit the variant (counts, zone, unknown pieces)."""
 

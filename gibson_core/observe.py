@@ -59,13 +59,6 @@ class Observation:
                 counts[piece.type] -= 1
         return {k: v for k, v in counts.items() if v > 0}
 
-    def beliefs(self, variant) -> dict:
-        """What each unrevealed enemy piece can still be, from this view alone: ``{handle: {type id:
-        probability}}`` (see :mod:`gibson_core.ai.beliefs`)."""
-        from .ai.beliefs import beliefs
-
-        return beliefs(self, variant)
-
     @property
     def my_turn(self) -> bool:
         """True when this player is to move and the game goes on."""
@@ -80,7 +73,7 @@ def observe(state, player) -> Observation:
     variant = state.variant
     everything = player is REVEAL_ALL
     p = -1 if everything else variant.player_index(player)
-    pieces = [state._piece(pid, everything or state.owner[pid] == p or state.revealed[pid])
+    pieces = [state.piece(pid, everything or state.owner[pid] == p or state.revealed[pid])
               for pid in range(1, len(state.owner)) if state.square[pid] >= 0]
     log = _player_log(state, player)
     removed = [Piece(e.handle, e.owner, e.square, e.type, e.public, True)

@@ -125,6 +125,10 @@ class Variant:
     spec: VariantSpec | None = None
     rules: dict = attrs.field(factory=dict)  # core rule section -> its compiled tables ("effects", "flags")
 
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"<Variant {self.name}: {self.grid.files}x{self.grid.ranks}, {len(self.types)} piece types; {opts}>"
+
     # -- convenience -------------------------------------------------------------------------------
     def type_of(self, type_id: str) -> PieceType:
         """The PieceType with this id (KeyError names the id)."""
