@@ -69,6 +69,14 @@ class OptionError(GibsonError, ValueError):
     """A variant option that the variant does not declare, or a value of the wrong kind or out of range."""
 
 
+class UsageError(GibsonError, ValueError):
+    """A command-line argument that does not fit the data it names (an agent, a viewer, a record)."""
+
+
+class AgentError(UsageError):
+    """An agent name or an agent setting that no agent accepts."""
+
+
 class RecordError(GibsonError, ValueError):
     """A game record or set-up file that cannot be read or replayed."""
 
@@ -89,8 +97,8 @@ class Problem:
         if self.line is not None:
             where += f":{self.line}"
         if self.path:
-            where += f": {self.path}"
-        return f"{where}: {self.message}"
+            where += f": {self.path}" if where else self.path
+        return f"{where}: {self.message}" if where else self.message
 
     def __repr__(self) -> str:
         return f"Problem({self.file!r}, {self.path!r}, {self.line!r}, {self.message!r})"

@@ -157,4 +157,4 @@ def _unknown_variant(name, specs: dict) -> VariantError:
     match = did_you_mean(name, specs) if isinstance(name, str) else None
     if match:
         text += f"; did you mean {match!r}?"
-    return VariantError(Problem("<registry>", "", None, text))
+    return VariantError(Problem("", "", None, text))
