@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import weakref
 
+from .hookcheck import checker
 from .movegen import RULE_HOOKS
 from .plugintrace import tracing_enabled
 
@@ -19,7 +20,9 @@ _RELAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class HookRelay:
-    """``relay.gibson_X(**kwargs)`` behaves like ``pm.hook.gibson_X(**kwargs)`` for the game's rule hooks."""
+    """``relay.gibson_X(**kwargs)`` behaves like ``pm.hook.gibson_X(**kwargs)`` for the game's rule hooks, and
+    checks the shape of every answer (:mod:`gibson_core.hookcheck`): a wrong one is a PluginError naming the
+    plugin and the hook."""
 
     def __init__(self, pm):
         self._pm = pm
@@ -28,37 +31,54 @@ class HookRelay:
             caller = getattr(pm.hook, name, None)
             if caller is None:
                 continue
+            check = checker(name)
             impls = caller.get_hookimpls()
-            if tracing or any(i.hookwrapper or getattr(i, "wrapper", False) for i in impls):
-                setattr(self, name, caller)
-                continue
             first = bool(caller.spec and caller.spec.opts.get("firstresult"))
-            calls = tuple((i.function, tuple(i.argnames)) for i in reversed(impls))
-            setattr(self, name, _first_answer(calls) if first else _all_answers(calls))
+            if tracing or any(i.hookwrapper or getattr(i, "wrapper", False) for i in impls):
+                setattr(self, name, _through_pluggy(caller, first, check) if check else caller)
+                continue
+            calls = tuple((i.function, tuple(i.argnames), i.plugin_name) for i in reversed(impls))
+            setattr(self, name, _first_answer(calls, check) if first else _all_answers(calls, check))
 
     def __getattr__(self, name: str):
         return getattr(self._pm.hook, name)
 
 
-def _first_answer(calls: tuple):
+def _first_answer(calls: tuple, check):
     def relay(**kwargs):
-        for function, names in calls:
+        for function, names, plugin in calls:
             answer = function(*[kwargs[n] for n in names])
             if answer is not None:
+                if check is not None:
+                    check(answer, plugin, kwargs)
                 return answer
         return None
 
     return relay
 
 
-def _all_answers(calls: tuple):
+def _all_answers(calls: tuple, check):
     def relay(**kwargs):
         answers = []
-        for function, names in calls:
+        for function, names, plugin in calls:
             answer = function(*[kwargs[n] for n in names])
             if answer is not None:
+                if check is not None:
+                    check(answer, plugin, kwargs)
                 answers.append(answer)
         return answers
+
+    return relay
+
+
+def _through_pluggy(caller, first: bool, check):
+    """pluggy's own call (tracing, wrappers), with the answers checked; the plugin is not known here."""
+
+    def relay(**kwargs):
+        answer = caller(**kwargs)
+        for one in ([answer] if first else answer or ()):
+            check(one, "a plugin of this game", kwargs)
+        return answer
 
     return relay
 

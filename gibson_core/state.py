@@ -19,6 +19,7 @@ from .errors import (
     NotationError,
     NothingToUndoError,
     NotYourTurnError,
+    PluginError,
     SetupError,
     UnknownPieceError,
     quote,
@@ -346,7 +347,14 @@ class GameState:
             raise IllegalMoveError(str(move), f"the game is over ({self.result.describe()})", self.describe())
         if move not in set(self.legal_moves()):
             raise IllegalMoveError(str(move), self.explain_illegal(move), self.describe())
-        self.push(move)
+        depth = len(self._stack)
+        try:
+            self.push(move)
+        except PluginError:  # a rule plugin answered wrongly mid-move: the game is left as it was
+            if len(self._stack) > depth:
+                self._restore(self._stack.pop())
+                self._piece_moves.clear()  # the cache may have been filled half-way through the move
+            raise
         return self.history[-1][1]
 
     def explain_illegal(self, move: Move) -> str:
@@ -406,13 +414,17 @@ class GameState:
         if not self._stack:
             raise NothingToUndoError("there is no move to take back" + (
                 " (a state's copy or replay starts with an empty undo stack)" if self.history else ""))
+        move = self.history[self._stack[-1][9]][0]
+        self._restore(self._stack.pop())
+        return move
+
+    def _restore(self, snapshot: tuple) -> None:
+        """Put back the position saved by ``push`` (also after a move that failed half-way)."""
         (self.board, self.square, self.revealed, self.moved, self.track, self.tokens, self.to_move, self.ply,
-         self.result, n, touched) = self._stack.pop()
+         self.result, n, touched) = snapshot
         self._forget_moves_near(touched)
-        move = self.history[n][0]
         del self.history[n:]
         self._legal = None
-        return move
 
     def _apply_move(self, move: Move, me: int, events: list) -> None:
         index = self.grid.index
