@@ -214,8 +214,9 @@ def parse_yaml(text: str, file: str = "<string>", error: Callable[[Problem], Exc
     (a VariantError unless the caller reads another kind of file) with the file, key path and line."""
     if len(text) > MAX_BYTES:
         raise error(Problem(file, "", None, f"the file is too large ({len(text):,} characters; at most {MAX_BYTES:,})"))
-    loader = BoundedLoader(text)
+    loader = None
     try:
+        loader = BoundedLoader(text)  # the reader refuses control characters here already
         node = loader.get_single_node()
         data = _Builder()
         if node is None:
@@ -231,7 +232,8 @@ def parse_yaml(text: str, file: str = "<string>", error: Callable[[Problem], Exc
     except RecursionError:  # not reached within the depth limit; kept so no input can escape as a crash
         raise error(Problem(file, "", None, "nested too deeply")) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return YamlDoc(value, data.lines, file)
 
 
