@@ -68,8 +68,7 @@ def _within_memory(call):
         tracemalloc.stop()
 
 
-@FUZZ
-@settings(max_examples=LONG or 200)
+@settings(FUZZ, max_examples=LONG or 200)
 @given(where=st.sampled_from(PATHS), value=VALUES, option=st.booleans())
 def test_any_value_at_any_key_path_of_a_shipped_variant(where, value, option):
     name, path = where
