@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import reprlib
+
 QUOTE_LIMIT = 60
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = QUOTE_LIMIT
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 6
+_SHORT.maxlevel = 3
 
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``):
-    no message echoes unbounded input."""
-    if not isinstance(text, str):
-        if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
-            return f"<a {text.bit_length():,}-bit number>"
-        text = str(text) if isinstance(text, int | float | bool) or text is None else f"<{type(text).__name__}>"
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text):,} characters)"
+    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``);
+    other values as a short repr (``[1, 2, 3, 4, 5, 6, ...]``): no message echoes unbounded input."""
+    if isinstance(text, str):
+        if len(text) <= limit:
+            return repr(text)
+        return f"{text[:limit]!r}… ({len(text):,} characters)"
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
+        return f"<a {text.bit_length():,}-bit number>"
+    try:
+        return _SHORT.repr(text)
+    except Exception:  # a third party's object whose repr fails: its type is enough
+        return f"<{type(text).__name__}>"
 
 
 class GibsonError(Exception):
@@ -125,4 +134,4 @@ class PluginError(GibsonError):
     def __init__(self, plugin: str, reason: str):
         self.plugin = plugin
         self.reason = reason
-        super().__init__(f"plugin {plugin!r}: {reason}")
+        super().__init__(f"plugin {quote(plugin, 80)}: {reason}")

@@ -42,7 +42,7 @@ def plugin_manager() -> pluggy.PluginManager:
             try:
                 plugin = ep.load()
             except Exception as exc:  # a broken third-party package must not stop the others
-                _LOAD_ERRORS.append(PluginError(f"{ep.name} ({ep.value})", f"failed to import: {exc!r}"))
+                _LOAD_ERRORS.append(PluginError(f"{ep.name} ({ep.value})", f"failed to import: {quote(exc)}"))
                 continue
             if pm.is_registered(plugin) or pm.get_plugin(ep.name):
                 continue
@@ -161,7 +161,7 @@ def _rule_plugins(spec: VariantSpec, variant: Variant) -> list:
             try:
                 plugins.append(importlib.import_module(target))
             except Exception as exc:
-                raise PluginError(target, f"option {option!r} of {variant.name}: cannot import its hooks: {exc!r}") from exc
+                raise PluginError(target, f"option {quote(option)} of {variant.name}: cannot import its hooks: {quote(exc)}") from exc
     return plugins
 
 

@@ -82,7 +82,7 @@ class GameRecord:
                 known = ", ".join(sorted(start)) or "none"
                 raise RecordError(f"{where}: {variant.name} has no such token (tokens: {known})")
             if len(value) != len(shape) or any(type(a) is not type(b) for a, b in zip(value, shape, strict=True)):
-                raise RecordError(f"{where}: expected parts like {list(shape)!r}, got {quote(json.dumps(value))}")
+                raise RecordError(f"{where}: expected parts like {quote(list(shape))}, got {quote(json.dumps(value))}")
             for part, model in zip(value, shape, strict=True):
                 if isinstance(part, str) and model in variant.grid.index and part not in variant.grid.index:
                     raise RecordError(f"{where}: {quote(part)} is not a square of this board")
@@ -105,9 +105,9 @@ class GameRecord:
             try:
                 state.play(Move.parse(text))
             except NotationError as exc:
-                raise RecordError(f"ply {ply}: malformed move {text!r}: {exc}") from None
+                raise RecordError(f"ply {ply}: malformed move {quote(text)}: {exc}") from None
             except IllegalMoveError as exc:
-                raise RecordError(f"ply {ply}: illegal move {text!r}: {exc.reason}") from None
+                raise RecordError(f"ply {ply}: illegal move {quote(text)}: {exc.reason}") from None
         if upto is None and self.result is not None:
             result = state.outcome()
             got = {"winner": result.winner, "reason": result.reason} if result else None
