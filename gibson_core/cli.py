@@ -22,7 +22,8 @@ from .errors import GibsonError
 from .options import check_options, parse_option_args
 from .plugins import load_errors, load_variant, plugin_manager, variant_names, variant_specs
 
-COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands")
+COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands",
+                                     "gibson_server.commands", "gibson_core.net.bot")
 
 
 def _variant(args):
@@ -111,14 +112,47 @@ def cmd_bench(args) -> int:
         from gibson_pygame.commands import cmd_uibench
 
         return cmd_uibench(args)
-    from .bench import format_table, measure
-
     names = args.variants or ["tri-tactics"]
+    if args.env:  # environment steps (the rl extra, imported only when asked for)
+        from gibson_rl.bench import format_env_table, measure_env
+
+        for name in names:
+            print(format_env_table(name, measure_env(name, args.seconds, options=check_options(name, parse_option_args(args.option)))))
+            print()
+        return 0
+    from .bench import format_table, measure
+    from .fastpath import engine_for, unsupported
+
     chosen = parse_option_args(args.option)
-    options = {name: check_options(name, chosen) for name in names}  # every name and option before measuring
+    checked = {name: check_options(name, chosen) for name in names}  # every name and option before measuring
     for name in names:
-        print(format_table(name, measure(name, args.seconds, options=options[name])))
-        print()
+        options = checked[name]
+        variant = load_variant(name, options or None)
+        fast = engine_for(variant) == "fast"
+        engines = {"auto": ["fast" if fast else "python"], "both": ["python", "fast"]}.get(args.engine, [args.engine])
+        for engine in engines:
+            if engine == "fast" and not fast:
+                why = unsupported(variant) or "the kernel is not built here (or GIBSON_FASTPATH=0)"
+                print(f"gibson bench {name}: no fast path ({why}); measuring the python engine")
+                engine = "python"
+            print(format_table(name, measure(name, args.seconds, options=options, engine=engine), engine))
+            print()
+    return 0
+
+
+def cmd_difftest(args) -> int:
+    from . import difftest
+
+    configs = [c for c in difftest.configurations() if not args.variants or c[0] in args.variants]
+    try:
+        totals = difftest.run(args.games, args.seed, configs, args.max_plies)
+    except difftest.Mismatch as exc:
+        print(f"MISMATCH {exc}")
+        return 1
+    print(f"{totals['games']} games ({totals['plies']} plies compared move by move) and {totals['playouts']} "
+          f"playouts ({totals['playout plies']} plies) identical in both engines")
+    for line in totals["python only"]:
+        print(f"python engine only: {line}")
     return 0
 
 
@@ -161,7 +195,18 @@ def build_parser() -> OneLineParser:
     p.add_argument("--seconds", type=positive_seconds, default=3.0)
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
     p.add_argument("--ui", action="store_true", help="frame times of the play screen while the computer thinks")
+    p.add_argument("--env", action="store_true",
+                   help="RL environment steps/s with observation tensors and masks (needs the rl extra)")
+    p.add_argument("--engine", choices=("auto", "python", "fast", "both"), default="auto",
+                   help="auto: the fast path when it plays the variant, else the python engine")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("difftest", help="prove the fast path identical to the python engine on random games")
+    p.add_argument("variants", nargs="*", help="only these variants (default: every variant and option)")
+    p.add_argument("--games", type=int, default=20, help="games per variant and option")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-plies", type=int, default=400, help="plies compared move by move per game")
+    p.set_defaults(func=cmd_difftest)
 
     for module in COMMAND_MODULES:
         importlib.import_module(module).add_commands(sub)

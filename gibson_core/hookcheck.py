@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import difflib
 
-from .errors import PluginError
-from .schema import describe
+from .errors import PluginError, quote
 
 
 def unknown_hooks(pm, plugin) -> list[tuple[str, str]]:
@@ -39,11 +38,11 @@ def refuse_unknown_hooks(pm, plugin, name: str) -> None:
 def _moves(value) -> bool:
     from .moves import Move
 
-    return isinstance(value, list | tuple) and all(isinstance(m, Move) for m in value)
+    return isinstance(value, list | tuple) and all(type(m) is Move for m in value)
 
 
 def _flag(value) -> bool:
-    return isinstance(value, bool)
+    return value is True or value is False
 
 
 def _outcome(value) -> bool:
@@ -52,8 +51,12 @@ def _outcome(value) -> bool:
     return isinstance(value, Outcome)
 
 
+def _nothing(value) -> bool:
+    return False  # only None is an answer; the relay checks answers that are not None
+
+
 def _result(state):
-    players = state.variant.players
+    players = state.variant.players if state is not None else ()
 
     def fits(value) -> bool:
         return (isinstance(value, list | tuple) and len(value) == 2 and (value[0] is None or value[0] in players)
@@ -62,24 +65,36 @@ def _result(state):
     return fits
 
 
-# hook -> (what it must return, in words; a test of one answer, given the state when it needs it)
+def _always(state):
+    return _nothing
+
+
+_ENDING = "a (winner, reason) pair: a player name or None for a draw, and a text"
+
+# hook -> (what it must return besides None, in words; given the game state, the test of one answer).
+# Every rule hook is here (tests/test_docs.py checks it against movegen.RULE_HOOKS).
 SHAPES = {
-    "gibson_extra_moves": ("a list of Moves", lambda state: _moves),
-    "gibson_filter_moves": ("a list of Moves", lambda state: _moves),
-    "gibson_arrival_wins": ("True, False or None", lambda state: _flag),
-    "gibson_apply_action": ("True or None", lambda state: _flag),
-    "gibson_vector_setup": ("True or None", lambda state: _flag),
-    "gibson_resolve_combat": ("an Outcome or None", lambda state: _outcome),
-    "gibson_game_result": ("(winner, reason) with winner a player or None, or None", _result),
-    "gibson_no_legal_moves": ("(winner, reason) with winner a player or None, or None", _result),
+    "gibson_init_state": ("nothing", _always),
+    "gibson_extra_moves": ("a list of Move", lambda state: _moves),
+    "gibson_filter_moves": ("a list of Move", lambda state: _moves),
+    "gibson_arrival_wins": ("True or False", lambda state: _flag),
+    "gibson_on_arrival": ("nothing", _always),
+    "gibson_apply_action": ("True or False", lambda state: _flag),
+    "gibson_after_move": ("nothing", _always),
+    "gibson_on_removed": ("nothing", _always),
+    "gibson_resolve_combat": ("an Outcome", lambda state: _outcome),
+    "gibson_game_result": (_ENDING, _result),
+    "gibson_no_legal_moves": (_ENDING, _result),
+    "gibson_vector_setup": ("True or False", lambda state: _flag),
+    "gibson_vector_expect": ("the value, shaped as the vector writes it", None),
 }
 
 
 def checker(hook: str):
     """A function ``check(answer, plugin_name, kwargs)`` that raises PluginError when a non-None answer of
-    ``hook`` has the wrong shape; None for hooks whose answers the engine does not use."""
+    ``hook`` has the wrong shape; None for hooks whose answers are not checked (``gibson_vector_expect``)."""
     shape = SHAPES.get(hook)
-    if shape is None:
+    if shape is None or shape[1] is None:
         return None
     words, make_test = shape
 
@@ -87,6 +102,6 @@ def checker(hook: str):
         if answer is None:
             return
         if not make_test(kwargs.get("state"))(answer):
-            raise PluginError(plugin, f"{hook} returned {describe(answer)}; expected {words}")
+            raise PluginError(plugin, f"{hook} returned {quote(answer)}; it must return {words} or None")
 
     return check

@@ -6,6 +6,10 @@ function per rule hook that calls the same implementations, in pluggy's order an
 (``firstresult`` hooks stop at the first answer that is not None; the others return the list of answers),
 passing each implementation only the arguments it names. Hooks with wrappers, and every hook while
 ``GIBSON_TRACE_PLUGINS`` is set, go through pluggy itself; any other attribute falls back to ``pm.hook``.
+
+Every answer is checked against :data:`gibson_core.hookcheck.SHAPES`, the one table of what each rule hook returns: a wrong shape
+raises :class:`~gibson_core.errors.PluginError` naming the plugin and the hook (None, "no answer", is
+always accepted).
 """
 
 from __future__ import annotations

@@ -18,7 +18,20 @@ from . import combat
 from .errors import NotationError, Problem, UnknownPlayerError, VariantError, quote
 from .grid import Grid
 from .options import check_option_values
-from .pieces import ATTACK_PATTERNS, MOVE_KINDS, Movement, PieceType
+from .pieces import (
+    AFTER_MOVE,
+    ANY_SIDE,
+    ATTACK_MODES,
+    ATTACK_PATTERNS,
+    EMBLEMS,
+    IN_LINE,
+    MOVE_KINDS,
+    ONTO,
+    SLIDE,
+    SLIDE_ATTACKS,
+    Movement,
+    PieceType,
+)
 from .terrain import TerrainKind
 from .variant_schema import OPTION, PIECE, VARIANT, record_keys
 from .yamlfile import YamlDoc, format_path, read_yaml
@@ -92,6 +105,35 @@ class _Checker:
         return value
 
 
+# Options every variant may declare whose values the engine itself reads (docs/reference.md, "options"):
+# whole numbers, 0 switching the rule off.
+PLY_LIMIT = "ply-limit"
+TWO_SQUARE = "two-square"
+NO_FIGHT_DRAW = "no-fight-draw"
+ENGINE_OPTIONS = (PLY_LIMIT, TWO_SQUARE, NO_FIGHT_DRAW)
+
+
+@attrs.frozen
+class Repetition:
+    """Repetition rules, from the options ``two-square`` and ``no-fight-draw`` (0: off).
+
+    ``two_square = N``: a piece may not move back and forth between the same two squares more than N times
+    in a row. Its owner's moves are counted: a plain move (no attack) of a piece from A to B continues the
+    run when that player's previous move was the same piece's move between A and B the other way (B to A)
+    and starts a new run of 1 otherwise; a move that would make a run of N + 1 is illegal. Any other move of
+    that player (another piece, other squares, an attack or an action) ends the run; the opponent's moves do
+    not. ``no_fight = N``: the game is drawn once N plies in a row have passed without an attack.
+    """
+
+    two_square: int = 0
+    no_fight: int = 0
+
+    @property
+    def active(self) -> bool:
+        """True when either rule is on."""
+        return bool(self.two_square or self.no_fight)
+
+
 @attrs.frozen(eq=False)
 class Variant:
     """A compiled variant: everything the engine needs, in flat tables, plus the data it came from."""
@@ -124,6 +166,8 @@ class Variant:
     plugin_manager: Any = None
     spec: VariantSpec | None = None
     rules: dict = attrs.field(factory=dict)  # core rule section -> its compiled tables ("effects", "flags")
+    attack_mode: str = AFTER_MOVE  # the variant's default; each PieceType has its resolved attack_mode
+    repetition: Repetition = Repetition()
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -169,6 +213,11 @@ class Variant:
 # ---------------------------------------------------------------------------------------------------
 # Compilation
 # ---------------------------------------------------------------------------------------------------
+
+# Colours of pieces that name neither a `color` nor a service with one, by position in the piece list, so
+# that they tell apart on the board (docs/reference.md, "Piece keys").
+PIECE_PALETTE = ("#8a6d3b", "#4f6d7a", "#7a4f6d", "#5b7a3a", "#a0522d", "#3a5b7a", "#7a6a3a", "#6d4f7a",
+                 "#3a7a6a", "#7a3a3a", "#55606e", "#8a7a5b")
 
 _VALUE_SELECTOR = re.compile(r"^value\s*(>=|<=|>|<|==)\s*(\d+(?:\.\d+)?)$")
 
@@ -233,6 +282,7 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     zones = _compile_zones(chk, data, grid, players)
     paths = _compile_paths(chk, data, grid, players)
     types, type_index = _compile_pieces(chk, data, zones)
+    _check_attack_modes(chk, data, types)
     selector = _Selector(chk, types, type_index)
     setup_squares = _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types)
     combat_cells = _compile_combat(chk, data, types, type_index, selector, kinds, zones)
@@ -242,6 +292,7 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     )
     win_arrive = _compile_wins(chk, data, players, zones, paths, selector)
     rules = _compile_rule_sections(chk, data, grid, zones, players, selector)
+    _check_overlays(chk, data, grid, zones, paths, players)
     lists = {}
     for key in ("lose_when_removed", "lose_when_only_left", "draw_when_none_left"):
         spec = data.get(key)
@@ -249,10 +300,7 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     transit = frozenset(sq for sq in range(grid.size) if kinds.get(cell_kind[sq]) and kinds[cell_kind[sq]].transit)
     if not data.get("transit_forfeit"):
         transit = frozenset()
-    ply_limit = option_values.get("ply-limit") or 0
-    if not isinstance(ply_limit, int):
-        chk.add(("options", "ply-limit"), f"expected a whole number of plies, got {quote(ply_limit)}")
-        ply_limit = 0
+    ply_limit, two_square, no_fight = (_whole_option(chk, option_values, name) for name in ENGINE_OPTIONS)
     return Variant(
         name=name, title=title, description=description, players=players, grid=grid, kinds=kinds,
         cell_kind=cell_kind, zones=zones, paths=paths, types=types, type_index=type_index,
@@ -261,8 +309,67 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
         draw_when_none_left=lists["draw_when_none_left"], transit_squares=transit,
         compulsory_attack=bool(data.get("compulsory_attack", False)), ply_limit=ply_limit,
         options=dict(option_values), option_specs=dict(data.get("options") or {}), data=data, source=chk.doc.file,
-        rules=rules,
+        rules=rules, attack_mode=data.get("attack_mode", AFTER_MOVE) if data.get("attack_mode") in ATTACK_MODES
+        else AFTER_MOVE, repetition=Repetition(two_square, no_fight),
     )
+
+
+def _whole_option(chk: _Checker, values: dict, name: str) -> int:
+    """The value of an engine option (``ply-limit``, ``two-square``, ``no-fight-draw``): a whole number, 0 when
+    the variant does not declare it."""
+    value = values.get(name) or 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        chk.add(("options", name), f"expected a whole number (0: off), got {quote(value)}")
+        return 0
+    return value
+
+
+# overlay type -> its own keys (docs/reference.md, "overlays"); every overlay may also have these
+OVERLAY_TYPES = {"river": ("path", "squares"), "zone": ("zone",), "line": ("between",), "walls": (),
+                 "flags": ("colors",)}
+OVERLAY_COMMON = ("type", "color", "width", "label")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, players: tuple) -> None:
+    """Overlays are drawing hints, but a misspelt one would silently draw nothing: check their shape."""
+    overlays = data.get("overlays")
+    if overlays is None:
+        return
+    if not isinstance(overlays, list):
+        chk.add(("overlays",), f"expected a list of overlays, got {type(overlays).__name__}")
+        return
+    for i, item in enumerate(overlays):
+        path = ("overlays", i)
+        if not isinstance(item, dict) or item.get("type") not in OVERLAY_TYPES:
+            chk.add(path, f"an overlay is a mapping with a type ({', '.join(OVERLAY_TYPES)}), got {item!r:.60}")
+            continue
+        kind = item["type"]
+        chk.unknown_keys(item, path, OVERLAY_COMMON + OVERLAY_TYPES[kind], f"key of a {kind} overlay")
+        if "color" in item and not (isinstance(item["color"], str) and _COLOUR.match(item["color"])):
+            chk.add(path + ("color",), f"expected a colour like \"#3a6e9e\", got {item['color']!r:.40}")
+        width = item.get("width", 1)
+        if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
+            chk.add(path + ("width",), f"expected a positive number, got {width!r:.40}")
+        if kind == "river":
+            if ("path" in item) == ("squares" in item):
+                chk.add(path, "a river overlay has either 'path' or 'squares'")
+            elif "path" in item and item["path"] not in paths:
+                chk.add(path + ("path",), f"unknown path {item['path']!r:.40} (paths: {', '.join(paths) or 'none'})")
+            elif "squares" in item:
+                _squares(chk, grid, item["squares"], path + ("squares",))
+        elif kind == "zone" and item.get("zone") not in zones:
+            chk.add(path + ("zone",), f"unknown zone {item.get('zone')!r:.40} (zones: {', '.join(zones) or 'none'})")
+        elif kind == "line":
+            ranks = item.get("between")
+            if not (isinstance(ranks, list) and len(ranks) == 2 and all(type(r) is int for r in ranks)
+                    and abs(ranks[0] - ranks[1]) == 1 and grid is not None and 1 <= min(ranks) < grid.ranks):
+                chk.add(path + ("between",), f"expected two neighbouring ranks like [6, 7], got {ranks!r:.40}")
+        elif kind == "flags":
+            colours = item.get("colors")
+            if not (isinstance(colours, dict) and set(colours) <= set(players)
+                    and all(isinstance(c, str) and _COLOUR.match(c) for c in colours.values())):
+                chk.add(path + ("colors",), f"expected {{PLAYER: \"#rrggbb\"}}, got {colours!r:.60}")
 
 
 def _compile_rule_sections(chk, data, grid, zones, players, selector) -> dict:
@@ -428,6 +535,7 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if attack not in ATTACK_PATTERNS:
             chk.add(path + ("attack",), f"unknown attack pattern {quote(attack)} (patterns: {', '.join(ATTACK_PATTERNS)})")
             attack = "orthogonal"
+        attack_mode, slide_attack = _attack_mode(chk, data, spec, path, movement)
         confined = spec.get("confined_to")
         if confined is not None and confined not in zones:
             chk.add(path + ("confined_to",), f"unknown zone {quote(confined)} (zones: {', '.join(zones)})")
@@ -435,13 +543,17 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             chk.add(path + ("value",), f"expected a number, got {quote(value)}")
             value = None
+        emblem = spec.get("emblem", sdata.get("emblem", ""))  # its value was checked by the schema
+        if emblem not in EMBLEMS:
+            emblem = ""
         index[pid] = len(types)
         types.append(PieceType(
             id=pid, name=pname, count=count, service=service, element=spec.get("element"),
             tags=frozenset(tags), value=value, number=spec.get("number"), movement=movement, attack=attack,
-            confined_to=confined, effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
-            color=str(spec.get("color") or sdata.get("color") or "#888888"),
-            description=str(spec.get("description", "")),
+            attack_mode=attack_mode, slide_attack=slide_attack, confined_to=confined,
+            effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
+            color=str(spec.get("color") or sdata.get("color") or PIECE_PALETTE[len(types) % len(PIECE_PALETTE)]),
+            description=str(spec.get("description", "")), emblem=emblem,
         ))
     if not types and pieces is not None:
         chk.add(("pieces",), "a variant needs at least one piece type")
@@ -452,6 +564,38 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if pid not in index:
             chk.add(("counts", pid), f"unknown piece id {quote(pid)} (pieces: {', '.join(index)})")
     return tuple(types), index
+
+
+def _attack_mode(chk: _Checker, data: dict, spec: dict, path: tuple, movement: Movement) -> tuple[str, str]:
+    """A piece's ``attack_mode`` (its own, else the variant's) and ``slide_attack`` (its own, else
+    ``any-side`` after moving and ``in-line`` onto)."""
+    default = data.get("attack_mode", AFTER_MOVE)
+    mode = spec.get("attack_mode", default if default in ATTACK_MODES else AFTER_MOVE)
+    if mode not in ATTACK_MODES:
+        chk.add(path + ("attack_mode",), f"unknown attack mode {mode!r} (modes: {', '.join(ATTACK_MODES)})")
+        mode = AFTER_MOVE
+    slide = spec.get("slide_attack", IN_LINE if mode == ONTO else ANY_SIDE)
+    if slide not in SLIDE_ATTACKS:
+        chk.add(path + ("slide_attack",), f"unknown slide attack {slide!r} (settings: {', '.join(SLIDE_ATTACKS)})")
+        slide = ANY_SIDE
+    if "slide_attack" in spec and movement.kind != SLIDE:
+        chk.add(path + ("slide_attack",), "only a sliding piece (move: slide) has a slide_attack setting")
+    if mode == ONTO and slide == ANY_SIDE:
+        chk.add(path + ("slide_attack",), "a piece attacking onto the enemy's square attacks in-line or none "
+                "after a run, not any-side")
+        slide = IN_LINE
+    return mode, slide
+
+
+def _check_attack_modes(chk: _Checker, data: dict, types: tuple) -> None:
+    """The variant-wide ``attack_mode``, and combinations the engine cannot honour (a long slide that must
+    attack needs somewhere to attack)."""
+    mode = data.get("attack_mode", AFTER_MOVE)
+    if mode not in ATTACK_MODES:
+        chk.add(("attack_mode",), f"unknown attack mode {mode!r} (modes: {', '.join(ATTACK_MODES)})")
+    for i, t in enumerate(types):
+        if t.movement.long_needs_attack and t.slide_attack == "none":
+            chk.add(("pieces", i, "slide_attack"), "long_needs_attack with slide_attack none leaves no long slide")
 
 
 def _count_override(chk: _Checker, data: dict, pid: str, count: int) -> int:

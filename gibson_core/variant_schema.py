@@ -8,6 +8,7 @@ it reads. docs/reference.md documents each key; the key lists in ``variant.py``,
 
 from __future__ import annotations
 
+from .pieces import EMBLEMS
 from .schema import Flag, Lazy, ListOf, MapOf, Maybe, Number, OneOf, Record, Text, Whole
 
 NAME = Text(max_len=100, what="a name")
@@ -40,7 +41,8 @@ OVERLAY = Record({
     "colors": MapOf(COLOR, "a mapping of players to colours"),
 }, "overlay key")
 
-SERVICE = Record({"color": COLOR, "tags": ListOf(NAME)}, "service key")
+EMBLEM = Text(max_len=40, choices=EMBLEMS)
+SERVICE = Record({"color": COLOR, "tags": ListOf(NAME), "emblem": EMBLEM}, "service key")
 SETUP = Record({"zone": NAME, "exclude": ListOf(NAME)}, "setup key")
 
 EFFECT_REASON = Text(max_len=400, fields=("piece", "source"))
@@ -58,9 +60,10 @@ MOVE = OneOf(WORD, Record({
 
 PIECE = Record({
     "id": ID, "name": NAME, "count": Whole(0, 10_000), "service": NAME, "element": WORD, "tags": ListOf(NAME),
-    "value": Number(-1e6, 1e6), "number": Whole(0, 10**6), "move": MOVE, "attack": WORD, "confined_to": NAME,
+    "value": Number(-1e6, 1e6), "number": Whole(0, 10**6), "move": MOVE, "attack": WORD, "attack_mode": WORD,
+    "slide_attack": WORD, "confined_to": NAME,
     "effects": ListOf(EFFECT), "actions": ListOf(OneOf(WORD, ACTION, what="an action kind or a mapping")),
-    "color": COLOR, "description": PARAGRAPH,
+    "color": COLOR, "description": PARAGRAPH, "emblem": EMBLEM,
 }, "piece key", extra=("remove",))
 
 RULE_REASON = Text(max_len=400, fields=("attacker", "defender", "first", "second"))
@@ -106,7 +109,7 @@ VARIANT = Record({
     "draw_when_none_left": SELECTOR, "compulsory_attack": Flag(), "options": MapOf(OPTION, "a mapping of options"),
     "extends": Text(max_len=200, what="a variant name or a YAML path"),
     "rename": MapOf(ID, "a mapping of old piece ids to new ones"), "flags": FLAGS,
-    "counts": MapOf(Whole(0, 10_000), "a mapping of piece ids to counts"),
+    "counts": MapOf(Whole(0, 10_000), "a mapping of piece ids to counts"), "attack_mode": WORD,
 }, "top-level key")
 
 

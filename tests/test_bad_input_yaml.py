@@ -74,7 +74,7 @@ def test_a_too_large_file_is_refused_before_reading(tmp_path):
 EDITS = [
     (TRI, "    sea: [a4-f4, a5-h8, a9-f9]", "    sea: true", "board.cells.sea"),
     (TRI, "  cells:\n", "  cells: true\n  x_cells:\n", "board.cells"),
-    (TRI, "  Naval: {color: \"#1f3b73\", tags: [Naval]}", "  Naval: 5", "services.Naval"),
+    (TRI, "  Naval: {color: \"#1f3b73\", tags: [Naval], emblem: ship}", "  Naval: 5", "services.Naval"),
     (TRI, "services:\n", "services: 7\nx_services:\n", "services"),
     (TRI, "options:\n", "options: [a, b]\nx_options:\n", "options"),
     (TRI, "overrides: {draw_when_none_left: [Infantry, Ship]}", "overrides: [1, 2]", "options.no-win-draw.overrides"),

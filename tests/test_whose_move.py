@@ -124,3 +124,37 @@ def test_nothing_reachable_from_a_variant_holds_game_state(name):
         assert not isinstance(obj, GameState)
         assert id(obj) not in game_parts or isinstance(obj, int | str | bool | type(None) | tuple), (
             f"{name}: the variant reaches a {type(obj).__name__} of a live game")
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_explanations_come_from_the_submitters_view(name):
+    """Twins whose opponent's hidden pieces have their types shuffled explain every refused move of the side
+    to move in the same words: an explanation never depends on what the submitter cannot see."""
+    from test_variants_generic import _permuted_twin
+
+    rng = random.Random(8)
+    state = _game(name, seed=8)
+    for _ in range(30):
+        state.push(state.random_move(rng))
+    me = state.to_move
+    twin = _permuted_twin(state, me, random.Random(3))
+    assert twin.ptype != state.ptype
+    grid = state.grid
+    mover = state.player
+    tried = 0
+    for pid in random.Random(1).sample([p for p in state.pids[me] if state.square[p] >= 0], 6):
+        o = state.square[pid]
+        for d in range(grid.size):
+            for t in [None, *grid.orth[d]]:
+                move = f"{grid.names[o]}-{grid.names[d]}" + (f"x{grid.names[t]}" if t is not None else "")
+                answers = []
+                for game in (state, twin):
+                    try:
+                        game.play(move, by=mover)
+                        game.pop()
+                        answers.append("legal")
+                    except IllegalMoveError as exc:
+                        answers.append(exc.reason)
+                assert answers[0] == answers[1], move
+                tried += 1
+    assert tried > 500

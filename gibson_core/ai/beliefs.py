@@ -7,7 +7,9 @@ Evidence used, all public to the viewer:
 - identities seen in combat or otherwise revealed, followed by handle as the pieces move;
 - a piece that moved cannot be of an immobile type (``movement.kind == "none"``);
 - a piece that moved several squares in one line is a slider (or a jumper of exactly that distance), a
-  diagonal step needs a diagonal mover.
+  diagonal step needs a diagonal mover;
+- a piece seen outside a type's confinement zone (``confined_to``, e.g. guns kept to their own half) is
+  not of that type.
 
 Marginal probabilities come from balancing the pieces-by-types possibility matrix so every piece sums to 1
 and every type to its remaining count (Sinkhorn scaling); :meth:`Beliefs.sample` draws a full assignment
@@ -150,15 +152,26 @@ def infer_beliefs(observation: Observation, variant) -> Beliefs:
                 hidden_on_board.append(piece)
     possible = {h: set(type_ids) for h in [p.handle for p in hidden_on_board] + hidden_removed}
     mobile = {t.id for t in variant.types if t.movement.kind != IMMOBILE}
+    enemy = next((p for p in variant.players if p != me), me)
+    confined = [(t.id, variant.zone(t.confined_to, enemy)) for t in variant.types if t.confined_to]
+    index = grid.index
+
+    def outside(square: str) -> set:
+        return {t for t, zone in confined if zone and index[square] not in zone}
+
     for piece in hidden_on_board:
         if piece.moved:
             possible[piece.handle] &= mobile
+        if confined:
+            possible[piece.handle] -= outside(piece.square)
     for ply_events in observation.events:
         for e in ply_events:
             if isinstance(e, Moved) and e.player != me and e.handle in possible:
                 o, d = grid.index[e.origin], grid.index[e.dest]
                 fits = {t.id for t in variant.types if can_travel(t, grid, o, d)}
                 narrowed = possible[e.handle] & fits & mobile
+                if confined:
+                    narrowed -= outside(e.dest) | outside(e.origin)
                 # Plugins may grant moves the movement kind does not describe: never narrow to nothing.
                 possible[e.handle] = narrowed or (possible[e.handle] & mobile) or possible[e.handle]
     remaining = {t: max(0, n) for t, n in remaining.items()}
