@@ -14,7 +14,17 @@ import attrs
 
 from . import events as ev
 from .combat import ATTACKER, DEFENDER, Outcome
-from .errors import GibsonError, IllegalMoveError, NotationError, NotYourTurnError, SetupError
+from .errors import (
+    GibsonError,
+    IllegalMoveError,
+    NotationError,
+    NothingToUndoError,
+    NotYourTurnError,
+    PluginError,
+    SetupError,
+    UnknownPieceError,
+    quote,
+)
 from .hookrelay import hook_relay
 from .movegen import MoveTables
 from .moves import MOVE, Move
@@ -56,8 +66,8 @@ class GameState:
         for player, square, type_id in placements:
             p = variant.player_index(player)
             sq = grid.square(square)
-            if type_id not in variant.type_index:
-                raise SetupError(f"{variant.name} has no piece {type_id!r} (at {square})")
+            if not isinstance(type_id, str) or type_id not in variant.type_index:
+                raise SetupError(f"{variant.name} has no piece {quote(type_id, 30)} (at {quote(square, 20)})")
             rows.append((p, sq, variant.type_index[type_id]))
         rows.sort()
         self.board = [0] * grid.size
@@ -131,9 +141,13 @@ class GameState:
         for square, text in position.items():
             parts = str(text).split()
             if len(parts) != 2:
-                raise SetupError(f"{square}: expected '<player> <piece id>', got {text!r}")
+                raise SetupError(f"{quote(square, 20)}: expected '<player> <piece id>', got {quote(text, 40)}")
             placements.append((parts[0], square, parts[1]))
         state = cls(variant, placements, to_move, tokens)
+        for pid in range(1, len(state.owner)):
+            sq = state.square[pid]
+            if not variant.kind_of(sq).passable:
+                raise SetupError(f"{state.grid.name(sq)} is {variant.kind_of(sq).name}, where no piece may stand")
         state._initial_tokens()
         return state
 
@@ -171,9 +185,13 @@ class GameState:
         """The full truth about a square (hidden types included): for the engine, tests and tools only."""
         sq = self.grid.square(square) if isinstance(square, str) else square
         pid = self.board[sq]
-        return self._piece(pid) if pid else None
+        return self.piece(pid) if pid else None
 
-    def _piece(self, pid: int, type_known: bool = True) -> Piece:
+    def piece(self, pid: int, type_known: bool = True) -> Piece:
+        """Piece number ``pid`` (a handle, 1..N) as a value; ``type_known=False`` leaves its type out, as
+        views for a player who has not seen it do (``observe``)."""
+        if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid < len(self.owner):
+            raise UnknownPieceError(f"no piece {quote(pid, 20)} in this game (pieces 1 to {len(self.owner) - 1})")
         sq = self.square[pid]
         return Piece(
             handle=pid, owner=self.variant.players[self.owner[pid]],
@@ -420,7 +438,14 @@ class GameState:
             raise IllegalMoveError(str(move), f"the game is over ({self.result.describe()})", self.describe())
         if move not in set(self.legal_moves()):
             raise IllegalMoveError(str(move), self.explain_illegal(move), self.describe())
-        self.push(move)
+        depth = len(self._stack)
+        try:
+            self.push(move)
+        except PluginError:  # a rule plugin answered wrongly mid-move: the game is left as it was
+            if len(self._stack) > depth:
+                self._restore(self._stack.pop())
+                self._piece_moves.clear()  # the cache may have been filled half-way through the move
+            raise
         return self.history[-1][1]
 
     def explain_illegal(self, move: Move) -> str:
@@ -495,14 +520,22 @@ class GameState:
                 del cache[pid]
 
     def pop(self) -> Move:
-        """Undo the last pushed move, restoring the exact previous state; returns that move."""
+        """Undo the last pushed move, restoring the exact previous state; returns that move.
+        :class:`NothingToUndoError` when no move was pushed."""
+        if not self._stack:
+            raise NothingToUndoError("there is no move to take back" + (
+                " (a state's copy or replay starts with an empty undo stack)" if self.history else ""))
+        move = self.history[self._stack[-1][9]][0]
+        self._restore(self._stack.pop())
+        return move
+
+    def _restore(self, snapshot: tuple) -> None:
+        """Put back the position saved by ``push`` (also after a move that failed half-way)."""
         (self.board, self.square, self.revealed, self.moved, self.track, self.tokens, self.to_move, self.ply,
-         self.result, n, touched, self.shuttle, self.quiet) = self._stack.pop()
+         self.result, n, touched, self.shuttle, self.quiet) = snapshot
         self._forget_moves_near(touched)
-        move = self.history[n][0]
         del self.history[n:]
         self._legal = None
-        return move
 
     def forget_undo(self) -> None:
         """Drop the snapshots that ``pop`` would restore (a long-lived game that never takes moves back, such

@@ -47,7 +47,7 @@ def test_every_hook_is_documented_with_all_its_arguments():
 
 
 def test_every_hook_has_a_return_shape():
-    from gibson_core.hookrelay import SHAPES
+    from gibson_core.hookcheck import SHAPES
     from gibson_core.movegen import RULE_HOOKS
 
     assert sorted(SHAPES) == sorted(RULE_HOOKS)
