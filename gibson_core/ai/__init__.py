@@ -4,8 +4,10 @@ An agent has two methods::
 
     choose_setup(variant, player, rng) -> {square: piece id}
     choose_move(observation, rng, budget) -> Move
+    analyse(observation, budget) -> Analysis   (the best few moves with scores, and the beliefs used)
 
-``budget`` is seconds of thinking (agents that do not search ignore it). :func:`make_agent` builds an
+``budget`` is seconds of thinking (agents that do not search ignore it); ``rng`` is the agent's own
+generator (:mod:`gibson_core.seeding`), never shared with another agent or a set-up. :func:`make_agent` builds an
 agent from its name: ``random``, ``heuristic``, ``search`` (``level="easy" | "medium" | "hard"``, or the
 names ``search-easy``, ``search-medium``, ``search-hard``). :func:`beliefs` gives, for a front end, what
 each hidden enemy piece can still be. See ``docs/ai.md``.
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import Beliefs, beliefs, infer_beliefs
 from .heuristic import HeuristicAgent
@@ -38,5 +41,5 @@ def make_agent(name: str, **kwargs) -> Agent:
         raise ValueError(f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})") from None
 
 
-__all__ = ["AGENTS", "Agent", "Beliefs", "HeuristicAgent", "RandomAgent", "SearchAgent", "beliefs", "infer_beliefs",
+__all__ = ["AGENTS", "Agent", "Analysis", "Beliefs", "ScoredMove", "HeuristicAgent", "RandomAgent", "SearchAgent", "beliefs", "infer_beliefs",
            "make_agent"]
