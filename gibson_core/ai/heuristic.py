@@ -87,7 +87,8 @@ class MoveScorer:
         self.worth = self._worth(self.me)
         self.enemy_worth = self._worth(1 - self.me)
         self.flags = "flags" in variant.rules
-        self._prey_gain: dict = {}
+        self._prey: dict = {}
+        self._prey_targets: dict = {}
         self.winners = win_types(variant)
         self._ways: dict = {}
         self._flags_before: float | None = None
@@ -179,16 +180,23 @@ class MoveScorer:
     def prey(self, t: int, sq: int) -> float:
         """The best expected gain per distance of our type ``t`` on ``sq`` attacking some enemy piece (by
         the combat table's usual outcome on any square; a pull towards fights worth having)."""
-        state, grid = self.state, self.variant.grid
-        best = 0.0
-        for e in state.alive(1 - self.me):
-            g = self._prey_gain.get((t, e))
-            if g is None:
-                g = self._prey_gain[(t, e)] = sum(
-                    p * (_table_gain(self.variant, t, te, self.worth, self.enemy_worth))
-                    for te, p in self.enemy_types(e))
-            if g > 0:
-                best = max(best, g / (1 + grid.manhattan(sq, state.square[e])))
+        key = (t, sq)
+        hit = self._prey.get(key)
+        if hit is not None:
+            return hit
+        targets = self._prey_targets.get(t)
+        if targets is None:
+            state, coords = self.state, self.variant.grid.coords
+            targets = []
+            for e in state.alive(1 - self.me):
+                g = sum(p * _table_gain(self.variant, t, te, self.worth, self.enemy_worth)
+                        for te, p in self.enemy_types(e))
+                if g > 0:
+                    targets.append((*coords(state.square[e]), g))
+            self._prey_targets[t] = targets
+        f, r = self.variant.grid.coords(sq)
+        best = max((g / (1 + abs(f - ef) + abs(r - er)) for ef, er, g in targets), default=0.0)
+        self._prey[key] = best
         return best
 
     def safe_way(self, t: int, revealed: bool) -> list:
