@@ -19,8 +19,8 @@ from pathlib import Path
 
 import attrs
 
-from ..cli import _options
 from ..match import MatchError, play_match
+from ..options import check_options, decode_text, parse_option_args
 from ..plugins import load_variant
 from . import make_agent
 
@@ -55,7 +55,7 @@ class GameResult:
 def agent_from_spec(spec: str):
     """``search:level=hard`` or ``search-hard`` or ``heuristic`` -> an agent."""
     name, _, rest = spec.partition(":")
-    kwargs = _options(rest.split(";")) if rest else {}
+    kwargs = {k: decode_text(v) for k, v in parse_option_args(rest.split(";")).items()} if rest else {}
     return make_agent(name, **kwargs)
 
 
@@ -73,7 +73,7 @@ def play_job(job: GameJob) -> GameResult:
         if job.record_dir:
             record.save(Path(job.record_dir) / f"game-{job.index:05d}.json")
         result = state.outcome()
-        score = 0.5 if result is None or result.winner in (None, "draw") else 1.0 if result.winner == mine else 0.0
+        score = 0.5 if result is None or result.is_draw else 1.0 if result.winner == mine else 0.0
         reason = result.reason if result else f"stopped after {state.ply} plies"
         return GameResult(job.index, score, state.ply, reason)
     except MatchError as exc:  # a crash or an illegal move is reported and not counted as a result
@@ -195,7 +195,7 @@ def cmd_arena(args) -> int:
         raise SystemExit("gibson arena: --agents takes two agent names, comma-separated")
     for spec in names:
         agent_from_spec(spec)  # fail early on an unknown name
-    options = _options(args.option)
+    options = check_options(args.variant, parse_option_args(args.option))
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
         options["ply-limit"] = args.max_plies

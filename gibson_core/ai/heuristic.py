@@ -130,14 +130,14 @@ class MoveScorer:
     def _defence(self, e: int, pid: int, te: int, mine: int, e_sq: int, my_sq: int) -> float:
         """Our material change when enemy ``e`` (type ``te``) attacks our piece standing on ``my_sq``."""
         state = self.state
-        old = state.square[pid]
+        old, held = state.square[pid], state.board[my_sq]  # ``held``: the enemy an onto attack would take
         if old != my_sq:
             state.board[old], state.board[my_sq], state.square[pid] = 0, pid, my_sq
         try:
             return -self.probe.gain(state, e, pid, te, mine, e_sq, self.enemy_worth, self.worth)
         finally:
             if old != my_sq:
-                state.board[my_sq], state.board[old], state.square[pid] = 0, pid, old
+                state.board[my_sq], state.board[old], state.square[pid] = held, pid, old
 
     def attack_gain(self, pid: int, dest: int, target: int) -> float:
         """Expected material change of our piece ``pid`` moving to ``dest`` and attacking ``target``."""

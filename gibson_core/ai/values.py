@@ -253,7 +253,7 @@ def evaluate(state, player: int) -> float:
     winning (see the module docstring); ±1000 for a finished game."""
     result = state.result
     if result is not None:
-        if result.winner in (None, "draw"):
+        if result.is_draw:
             return 0.0
         return 1000.0 if result.winner == state.variant.players[player] else -1000.0
     variant = state.variant
@@ -293,6 +293,8 @@ class CombatProbe:
 
     def outcome(self, state, a: int, d: int, ta: int, td: int, a_sq: int):
         """The Outcome (the state is restored before returning)."""
+        if a_sq == state.square[d]:  # an attack onto the defender's square is fought from where the attacker is
+            a_sq = state.square[a]
         key = (ta, td, a_sq, state.square[d], state.owner[a])
         hit = self.cache.get(key)
         if hit is not None:
