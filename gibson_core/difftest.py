@@ -111,12 +111,41 @@ def compare_playout(variant, seed: int) -> int:
     return plies
 
 
+def compare_search_playouts(variant, seed: int, count: int = 20, depth: int = 6) -> int:
+    """The search agent's tail playouts (:meth:`~gibson_core.ai.search.Playout.finish`) against the kernel's
+    from positions along a random game and a skirmish: same value, same generator state. Returns how many."""
+    from .ai.search import Playout
+    from .fastpath import Kernel
+
+    kernel = Kernel.for_variant(variant)
+    rng = random.Random(f"difftest-search:{variant.name}:{seed}")
+    done = 0
+    for state in (new_game(variant, rng), skirmish(variant, rng)):
+        while done < count and state.result is None and state.legal_moves():
+            me = rng.randrange(2)
+            mine, theirs = random.Random(rng.random()), random.Random()
+            theirs.setstate(mine.getstate())
+            value = Playout(variant, mine).finish(state.copy(), depth, me)
+            fast = kernel.finish_value(state, depth, theirs, 0.9, me)
+            where = f"{variant.name} {variant.options} seed {seed} (search playout {done})"
+            _check("search playout value", state.ply, value, fast, where)
+            _check("generator state", state.ply, mine.getstate(), theirs.getstate(), where)
+            done += 1
+            for _ in range(rng.randrange(1, 12)):  # further into the game
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                state.push(rng.choice(moves))
+    return done
+
+
 def run(games: int, seed: int = 0, configs: list | None = None, max_plies: int = 400,
         playouts: int | None = None) -> dict:
     """``games`` compared games (every other one a skirmish) and ``playouts`` (default: as many) compared
     whole playouts per configuration the kernel plays; raises :class:`Mismatch` at the first difference.
     Returns counts, and the configurations left to Python with the reason."""
-    totals = {"games": 0, "plies": 0, "playouts": 0, "playout plies": 0, "python only": []}
+    totals = {"games": 0, "plies": 0, "playouts": 0, "playout plies": 0, "search playouts": 0,
+              "python only": []}
     for name, options in configs or configurations():
         variant = load_variant(name, options or None)
         if engine_for(variant) != "fast":
@@ -128,4 +157,5 @@ def run(games: int, seed: int = 0, configs: list | None = None, max_plies: int =
         for i in range(games if playouts is None else playouts):
             totals["playout plies"] += compare_playout(variant, seed + i)
             totals["playouts"] += 1
+            totals["search playouts"] += compare_search_playouts(variant, seed + i)
     return totals

@@ -42,6 +42,7 @@ import math
 import random
 import time
 
+from ..fastpath import kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -120,6 +121,19 @@ class Playout:
         if best_quiet is not None and rng.random() < self.greed / 2:
             return best_quiet
         return rng.choice(quiet) if quiet else rng.choice(moves)
+
+    def finish(self, state, depth: int, player: int) -> float:
+        """Up to ``depth`` moves of this policy, the no-move ending, then :func:`evaluate` for ``player``
+        (``gibson_core.fastpath.Kernel.finish_value`` does exactly this, compiled)."""
+        for _ in range(depth):
+            if state.result is not None:
+                break
+            move = self.choose(state)
+            if move is None:
+                break
+            state.push(move)
+        state.outcome()
+        return evaluate(state, player)
 
     def _carriers(self, state) -> dict:
         """``{piece: its owner's Base square}`` for pieces carrying a Flag (empty without Flags)."""
@@ -236,6 +250,7 @@ class SearchAgent(Agent):
         root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
+        kernel = kernel_or_none(variant)
         done = 0
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             state = world.build(beliefs.sample(rng))
@@ -248,15 +263,11 @@ class SearchAgent(Agent):
             path = [(child, me)]
             state.push(by_key[key])
             self._descend(state, path[0][0], path, playout)
-            for _ in range(self.depth):
-                if state.result is not None:
-                    break
-                move = playout.choose(state)
-                if move is None:
-                    break
-                state.push(move)
-            state.outcome()
-            value = max(-CLAMP, min(CLAMP, evaluate(state, me) - base))
+            if kernel is not None:  # the same tail playout, compiled (gibson_core.fastpath)
+                end = kernel.finish_value(state, self.depth, rng, playout.greed, me)
+            else:
+                end = playout.finish(state, self.depth, me)
+            value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
