@@ -120,3 +120,21 @@ def test_difftest_command_reports_identical_games(capsys):
     assert main(["difftest", "lattaque", "dover-patrol", "--games", "1", "--max-plies", "30"]) == 0
     out = capsys.readouterr().out
     assert "identical in both engines" in out
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["dover-patrol", "tri-tactics"])
+def test_search_agent_chooses_the_same_with_either_engine(name, monkeypatch):
+    """Its tail playouts run in the kernel when it is built, with the same choices: so the same move."""
+    from gibson_core.ai.search import SearchAgent
+    from gibson_core.bench import midgame_positions
+    from gibson_core.observe import observe
+
+    variant = load_variant(name)
+    state = midgame_positions(variant, random.Random(4), 1, 40)[0]
+    obs = observe(state, state.player)
+    agent = SearchAgent("easy", seconds=None, iterations=60)
+    fast = agent.choose_move(obs, random.Random(9))
+    monkeypatch.setenv(fastpath.ENV, "0")
+    assert fastpath.kernel_or_none(variant) is None
+    assert agent.choose_move(obs, random.Random(9)) == fast
