@@ -14,7 +14,8 @@ from .errors import GibsonError
 from .options import check_options, parse_option_args
 from .plugins import load_errors, load_variant, plugin_manager, variant_names, variant_specs
 
-COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands")
+COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands",
+                                     "gibson_server.commands", "gibson_core.net.bot")
 
 
 def _variant(args):
@@ -102,10 +103,17 @@ def cmd_bench(args) -> int:
         from gibson_pygame.commands import cmd_uibench
 
         return cmd_uibench(args)
+    names = args.variants or ["tri-tactics"]
+    if args.env:  # environment steps (the rl extra, imported only when asked for)
+        from gibson_rl.bench import format_env_table, measure_env
+
+        for name in names:
+            print(format_env_table(name, measure_env(name, args.seconds, options=check_options(name, parse_option_args(args.option)))))
+            print()
+        return 0
     from .bench import format_table, measure
     from .fastpath import engine_for, unsupported
 
-    names = args.variants or ["tri-tactics"]
     for name in names:
         options = check_options(name, parse_option_args(args.option))
         variant = load_variant(name, options or None)
@@ -177,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
     p.add_argument("--ui", action="store_true", help="frame times of the play screen while the computer thinks")
+    p.add_argument("--env", action="store_true",
+                   help="RL environment steps/s with observation tensors and masks (needs the rl extra)")
     p.add_argument("--engine", choices=("auto", "python", "fast", "both"), default="auto",
                    help="auto: the fast path when it plays the variant, else the python engine")
     p.set_defaults(func=cmd_bench)

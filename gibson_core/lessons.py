@@ -81,12 +81,12 @@ class Lesson:
         """True when ``move`` is one the lesson asks for."""
         return move in self.answers
 
-    def attempt(self, state: GameState, move: Move) -> tuple[bool, tuple]:
-        """Try ``move`` on ``state`` (from :meth:`start`): ``(True, events)`` when it is an answer (then it is
-        played), ``(False, ())`` for any other move, which is not played."""
+    def attempt(self, state: GameState, move: Move, by: str | None = None) -> tuple[bool, tuple]:
+        """Try ``move`` submitted ``by`` a player on ``state`` (from :meth:`start`): ``(True, events)`` when it
+        is an answer (then it is played), ``(False, ())`` for any other move, which is not played."""
         if not self.is_answer(move):
             return False, ()
-        return True, state.play(move)
+        return True, state.play(move, by=by)
 
 
 def reasons(events) -> list[str]:

@@ -427,7 +427,8 @@ class PlayScene(PositionScene):
             b = Button(label, action, key=key)
             b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
             self.buttons.append(b)
-        self.undo_button = self.buttons[0]
+        # the Undo button, when this screen's commands have one (a lesson's have Retry instead)
+        self.undo_button = next((b for b in self.buttons if b.action == self.undo), None)
         self._undo_key = None
         self.commands_bottom = 78 + (len(specs) + 2) // 3 * 40
         y = self.commands_bottom + 44  # room for two lines of status
@@ -487,7 +488,7 @@ class PlayScene(PositionScene):
     def update_undo_button(self) -> None:
         """Undo is enabled only when it may be done; when not, hovering it says why (worked out once a ply)."""
         key = (self.session.ply, self.viewer)
-        if key != self._undo_key:
+        if self.undo_button is not None and key != self._undo_key:
             self._undo_key = key
             plies, why = self.session.undo_plan(self.viewer)
             self.undo_button.enabled = bool(plies) and not why

@@ -47,7 +47,7 @@ class ReviewSession(Session):
             raise ValueError("the full reveal is for finished games only")
         return super().full_view()
 
-    def play(self, move) -> tuple:
+    def play(self, move, by: str | None = None) -> tuple:
         raise ValueError("a review does not play moves")
 
 
