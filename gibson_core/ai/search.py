@@ -175,7 +175,7 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
-                 depth: int = 6, width: int = 12, reuse: bool = True):
+                 depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         default_seconds, default_iterations = LEVELS[level]
@@ -185,6 +185,7 @@ class SearchAgent(Agent):
         self.depth = depth
         self.width = width
         self.reuse = reuse
+        self.compiled = compiled  # tail playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
         self._tree: tuple | None = None  # (moves so far when it was searched, root Node, our move text)
@@ -250,7 +251,7 @@ class SearchAgent(Agent):
         root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
-        kernel = kernel_or_none(variant)
+        kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             state = world.build(beliefs.sample(rng))
