@@ -12,6 +12,7 @@ import random
 
 from .bench import new_game, random_playout
 from .fastpath import FastGame, engine_for, state_snapshot, unsupported
+from .moves import Move
 from .plugins import load_variant, variant_names
 from .state import GameState
 
@@ -71,8 +72,31 @@ def compare_game(variant, seed: int, max_plies: int = 400, undo_every: int = 7, 
     ``sparse``: from a :func:`skirmish` position instead of two random set-ups."""
     rng = random.Random(f"difftest:{variant.name}:{seed}:{sparse}")  # str seeds hash the same in every process
     state = skirmish(variant, rng) if sparse else new_game(variant, rng)
-    fast = FastGame(state)
     where = f"{variant.name} {variant.options} seed {seed}" + (" (skirmish)" if sparse else "")
+    return compare_play(state, rng.choice, max_plies, where, undo_every)
+
+
+def compare_moves(state: GameState, moves: list[str], where: str) -> int:
+    """Play ``moves`` (notation, each must be legal) from ``state`` in both engines, comparing after every ply
+    as :func:`compare_game` does: for rules random play rarely reaches. Returns the plies played."""
+    script = iter(moves)
+
+    def choose(legal):
+        text = next(script, None)
+        if text is None:
+            return None
+        move = Move.parse(text)
+        if move not in legal:
+            raise Mismatch(f"{where}: {text} is not legal here (the script is wrong)")
+        return move
+
+    return compare_play(state, choose, len(moves), where, undo_every=2)
+
+
+def compare_play(state: GameState, choose, max_plies: int, where: str, undo_every: int = 7) -> int:
+    """Play from ``state`` (a copy goes into the kernel) with ``choose(legal moves) -> move or None`` in both
+    engines, comparing legal moves, position, tokens, events and results after every ply; returns plies."""
+    fast = FastGame(state)
     ply = 0
     while ply < max_plies:
         moves = state.legal_moves()
@@ -80,8 +104,10 @@ def compare_game(variant, seed: int, max_plies: int = 400, undo_every: int = 7, 
         if not moves:
             _check("result", ply, state.outcome(), fast.outcome(), where)
             break
-        move = rng.choice(moves)
-        if undo_every and ply % undo_every == 3:  # a push/pop round trip first: the undo must be exact
+        move = choose(moves)
+        if move is None:
+            break
+        if undo_every and ply % undo_every == undo_every // 2:  # a push/pop round trip first: exact undo
             before = state_snapshot(state)
             fast.push(move)
             fast.pop()

@@ -15,6 +15,7 @@ from gibson_core.cli import main
 from gibson_core.hookspecs import hookimpl
 from gibson_core.pieces import PieceType
 from gibson_core.plugins import game_plugin_manager, load_variant
+from gibson_core.state import GameState
 
 needs_kernel = pytest.mark.skipif(fastpath.kernel_module() is None, reason="the C kernel is not built here")
 
@@ -138,3 +139,23 @@ def test_search_agent_chooses_the_same_with_either_engine(name, monkeypatch):
     monkeypatch.setenv(fastpath.ENV, "0")
     assert fastpath.kernel_or_none(variant) is None
     assert agent.choose_move(obs, random.Random(9)) == fast
+
+
+@needs_kernel
+def test_rules_random_play_rarely_reaches_are_compared_on_scripts():
+    """A Submarine's whole journey up the river onto the enemy Lake (an arrival win by a path) and a Flag
+    handed over onto its own Base, played in both engines with everything compared after every ply."""
+    tri = load_variant("tri-tactics")
+    river = GameState.from_position(tri, {"f9": "blue SM", "a1": "blue Army", "a12": "red Army", "c12": "red Bn"},
+                                     "blue")
+    shuttle = ["a12-a11", "a11-a12"] * 3
+    journey = ["f9-f10", shuttle[0], "f10-g10", shuttle[1], "g10-h10", shuttle[2], "h10-i10", shuttle[3], "i10-i11"]
+    assert difftest.compare_moves(river, journey, "river journey") == len(journey)
+    assert river.result.winner == "blue" and "river" in river.result.reason
+    dover = load_variant("dover-patrol")
+    home = GameState.from_position(dover, {"b3": "blue Dst", "c3": "blue SM", "h12": "red Dst", "a12": "red SM"},
+                                   "blue")
+    dover.rules["flags"].place(home, {"blue": "b3"})  # the Destroyer next to its Base carries its own Flag
+    assert difftest.compare_moves(home, ["b3>c3", "h12-h11"], "hand-over home") == 2
+    assert home.tokens["flag:blue"] == ("c3", 0, False)
+    assert any(getattr(e, "reason", "") == "handed over onto its own Base" for e in home.history[0][1])
