@@ -732,13 +732,27 @@ def state_snapshot(state: GameState) -> dict:
             "ply": state.ply, "tokens": dict(state.tokens), "result": state.result}
 
 
-def batch_playouts(states: list[GameState], seeds: list[int], max_plies: int = 100_000) -> list[tuple]:
+def batch_playouts(states: list[GameState], seeds: list[int], max_plies: int = 100_000,
+                   threads: int = 1) -> list[tuple]:
     """Random playouts of many games in the kernel with the GIL released; game ``i`` makes the choices of
     ``random.Random(seeds[i]).choice`` (seeds: ints, 0 <= seed < 2**64; the kernel seeds its Mersenne Twister
-    exactly as CPython does). Returns ``(plies, Result)`` per game; the states are not changed."""
+    exactly as CPython does). ``threads`` > 1 plays slices of the games in that many threads at once (the
+    results do not depend on it). Returns ``(plies, Result)`` per game; the states are not changed."""
     if not states:
         return []
+    if len(seeds) != len(states):
+        raise ValueError(f"batch_playouts: {len(states)} games but {len(seeds)} seeds")
     kernel = Kernel.for_variant(states[0].variant)
     games = [kernel.game(s) for s in states]
-    out = kernel.module.batch(games, list(seeds), max_plies)
-    return [(plies, kernel.result(*g.state()[7])) for (plies, _k, _w), g in zip(out, games, strict=True)]
+    seeds = list(seeds)
+    if threads <= 1:
+        out = kernel.module.batch(games, seeds, max_plies)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        step = -(-len(games) // threads)
+        slices = [(games[i:i + step], seeds[i:i + step]) for i in range(0, len(games), step)]
+        with ThreadPoolExecutor(len(slices)) as pool:
+            parts = pool.map(lambda part: kernel.module.batch(part[0], part[1], max_plies), slices)
+            out = [row for part in parts for row in part]
+    return [(plies, kernel.result(*g.result())) for (plies, _k, _w), g in zip(out, games, strict=True)]

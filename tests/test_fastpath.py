@@ -92,6 +92,7 @@ def test_batch_playouts_choose_as_random_Random_of_each_seed():
     states = [new_game(variant, rng) for _ in range(5)]
     seeds = [0, 1, 2**32, 2**64 - 1, 987654321012]
     batch = fastpath.batch_playouts(states, seeds)
+    assert fastpath.batch_playouts(states, seeds, threads=2) == batch  # the GIL is released: threads play at once
     assert batch == [(random_playout(s, random.Random(seed)), s.result) for s, seed in zip(states, seeds, strict=True)]
 
 
