@@ -107,7 +107,8 @@ def search_iterations(variant, seconds: float, seed: int, compiled: bool) -> flo
     from .observe import observe
 
     positions = midgame_positions(variant, random.Random(seed), 3, 60)
-    agent = SearchAgent("medium", seconds=None, iterations=100, compiled=compiled)
+    # iterations per move: 100, fewer for a very short measurement (the figure is per iteration either way)
+    agent = SearchAgent("medium", seconds=None, iterations=max(10, min(100, int(seconds * 200))), compiled=compiled)
     done = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
