@@ -43,6 +43,7 @@ import math
 import random
 import time
 
+from ..fastpath import kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -123,6 +124,19 @@ class Playout:
             return best_quiet
         return rng.choice(quiet) if quiet else rng.choice(moves)
 
+    def finish(self, state, depth: int, player: int) -> float:
+        """Up to ``depth`` moves of this policy, the no-move ending, then :func:`evaluate` for ``player``
+        (``gibson_core.fastpath.Kernel.finish_value`` does exactly this, compiled)."""
+        for _ in range(depth):
+            if state.result is not None:
+                break
+            move = self.choose(state)
+            if move is None:
+                break
+            state.push(move)
+        state.outcome()
+        return evaluate(state, player)
+
     def _carriers(self, state) -> dict:
         """``{piece: its owner's Base square}`` for pieces carrying a Flag (empty without Flags)."""
         if self.flags is None:
@@ -163,7 +177,7 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
-                 depth: int = 6, width: int = 12, reuse: bool = True):
+                 depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         default_seconds, default_iterations = LEVELS[level]
@@ -173,6 +187,7 @@ class SearchAgent(Agent):
         self.depth = depth
         self.width = width
         self.reuse = reuse
+        self.compiled = compiled  # tail playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
         self._tree: tuple | None = None  # (moves so far when it was searched, root Node, our move text)
@@ -245,6 +260,7 @@ class SearchAgent(Agent):
         root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
+        kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
         pool: list = []
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
@@ -261,15 +277,11 @@ class SearchAgent(Agent):
             path = [(child, me)]
             state.push(by_key[key])
             self._descend(state, path[0][0], path, playout)
-            for _ in range(self.depth):
-                if state.result is not None:
-                    break
-                move = playout.choose(state)
-                if move is None:
-                    break
-                state.push(move)
-            state.outcome()
-            value = max(-CLAMP, min(CLAMP, evaluate(state, me) - base))
+            if kernel is not None:  # the same tail playout, compiled (gibson_core.fastpath)
+                end = kernel.finish_value(state, self.depth, rng, playout.greed, me)
+            else:
+                end = playout.finish(state, self.depth, me)
+            value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
