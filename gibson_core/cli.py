@@ -159,7 +159,8 @@ def cmd_difftest(args) -> int:
         print(f"MISMATCH {exc}")
         return 1
     print(f"{totals['games']} games ({totals['plies']} plies compared move by move) and {totals['playouts']} "
-          f"playouts ({totals['playout plies']} plies) identical in both engines")
+          f"playouts ({totals['playout plies']} plies) and {totals['search playouts']} search-agent playouts "
+          "identical in both engines")
     for line in totals["python only"]:
         print(f"python engine only: {line}")
     return 0

@@ -96,6 +96,8 @@ class GameState:
         # (piece, from, to, moves in the run); and plies in a row without an attack
         self.shuttle: tuple = (NO_RUN, NO_RUN)
         self.quiet = 0
+        self._two_square = variant.repetition.two_square
+        self._repetition = variant.repetition.active
         self._fought = False
         self.result: Result | None = None
         self.history: list[tuple[Move, tuple]] = []
@@ -287,7 +289,7 @@ class GameState:
         if self._has.get("gibson_extra_moves"):
             for extra in self._hooks.gibson_extra_moves(state=self, player=me):
                 out.extend(extra)
-        limit = self.variant.repetition.two_square
+        limit = self._two_square
         if limit and self.shuttle[me][3] >= limit:
             out = self._without_shuttle(out, me)
         if self._has.get("gibson_filter_moves"):
@@ -473,7 +475,7 @@ class GameState:
             self._end_of_move(move, me, events)
         self.ply += 1
         self.to_move = 1 - me
-        if self.variant.repetition.active:
+        if self._repetition:
             self._count_repetition(move, me, events)
         if self.result is None and self.variant.ply_limit and self.ply >= self.variant.ply_limit:
             self._finish(None, f"ply limit of {self.variant.ply_limit} reached", events)
@@ -584,7 +586,8 @@ class GameState:
             reason = next(r for types, _p, r in wins if self.ptype[pid] in types)
             self._finish(self.variant.players[me], reason.format(piece=self.type_of(pid).name), events)
             return True
-        self._update_track(pid, o, d)
+        if self.tables.path_entries:
+            self._update_track(pid, o, d)
         if self._has.get("gibson_arrival_wins") and self._hooks.gibson_arrival_wins(state=self, pid=pid, square=d):
             return True  # the end of the move confirms the win: no blast, no attack comes first
         if self._has.get("gibson_on_arrival"):

@@ -125,6 +125,13 @@ def test_forty_needs_no_python_hook(forty):
     assert variant.piece_count == 40 and [c for v, c in counts if v] == [1, 8, 5, 4, 4, 4, 3, 2, 1, 1]
 
 
+def test_forty_lessons_play(forty):
+    from gibson_core.lessons import check_lesson, load_lessons
+
+    lessons = load_lessons("forty")
+    assert len(lessons) == 3 and [check_lesson(lesson) for lesson in lessons] == ["", "", ""]
+
+
 def test_fords_lite_inherits_the_hook_and_rewords_names(fords):
     from gibson_core.state import GameState
 

@@ -369,3 +369,11 @@ def test_the_openspiel_ismcts_agent_plays_in_gibsons_arena_registry():
     agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
     record, state = play_match(variant, agents, seed=2)
     assert state.outcome() is not None and state.ply == 6
+
+
+def test_gibson_bench_env_reports_environment_steps(capsys):
+    from gibson_core.cli import main
+
+    assert main(["bench", "--env", "lattaque", "--seconds", "0.02", "--option", "ply-limit=50"]) == 0
+    out = capsys.readouterr().out
+    assert "env steps/s" in out and "pettingzoo AEC steps/s" in out and "(35, 10, 9)" in out

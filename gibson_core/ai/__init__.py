@@ -4,8 +4,10 @@ An agent has two methods::
 
     choose_setup(variant, player, rng) -> {square: piece id}
     choose_move(observation, rng, budget) -> Move
+    analyse(observation, budget) -> Analysis   (the best few moves with scores, and the beliefs used)
 
-``budget`` is seconds of thinking (agents that do not search ignore it). :func:`make_agent` builds an
+``budget`` is seconds of thinking (agents that do not search ignore it); ``rng`` is the agent's own
+generator (:mod:`gibson_core.seeding`), never shared with another agent or a set-up. :func:`make_agent` builds an
 agent from its name: ``random``, ``heuristic``, ``search`` (``level="easy" | "medium" | "hard"``, or the
 names ``search-easy``, ``search-medium``, ``search-hard``), and ``openspiel-ismcts`` (OpenSpiel's IS-MCTS
 bot, from the ``rl`` extra: imported only when asked for). :func:`beliefs` gives, for a front end, what
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..errors import PluginError
+from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import Beliefs, beliefs, infer_beliefs
 from .heuristic import HeuristicAgent
@@ -96,5 +99,5 @@ def _check_settings(name: str, factory, kwargs: dict) -> None:
             raise AgentError(f"agent {name}: {key} is a word, got {quote(value, 30)}")
 
 
-__all__ = ["AGENTS", "Agent", "Beliefs", "HeuristicAgent", "RandomAgent", "SearchAgent", "beliefs", "infer_beliefs",
+__all__ = ["AGENTS", "Agent", "Analysis", "Beliefs", "ScoredMove", "HeuristicAgent", "RandomAgent", "SearchAgent", "beliefs", "infer_beliefs",
            "make_agent"]

@@ -235,6 +235,7 @@ def add_commands(subparsers) -> None:
     p.add_argument("variant")
     p.add_argument("--agents", default="heuristic,random",
                    help="two agents, comma-separated: random, heuristic, search, search-easy|medium|hard, "
+                        "openspiel-ismcts (the rl extra), "
                         "or NAME:key=value;key=value (e.g. search:iterations=200)")
     p.add_argument("--games", type=count, default=100)
     p.add_argument("--budget", type=positive_seconds, default=None, help="seconds a move for agents that search")
