@@ -18,7 +18,7 @@ from .cliargs import (
     positive_seconds,
     quiet_broken_pipe,
 )
-from .errors import GibsonError
+from .errors import GibsonError, VariantError
 from .options import check_options, parse_option_args
 from .plugins import load_errors, load_variant, plugin_manager, variant_names, variant_specs
 
@@ -31,6 +31,15 @@ def _variant(args):
     return load_variant(args.variant, check_options(args.variant, parse_option_args(args.option)))
 
 
+def one_line(exc: GibsonError) -> str:
+    """An error as one line: a variant file's first problem, and where to see the others."""
+    problems = getattr(exc, "problems", None)
+    if isinstance(exc, VariantError) and problems and len(problems) > 1:
+        first = problems[0]
+        return f"{first} (and {len(problems) - 1} more: gibson validate {first.file})"
+    return str(exc)
+
+
 def cmd_list(args) -> int:
     for name in variant_names():
         spec = variant_specs()[name]
@@ -38,7 +47,7 @@ def cmd_list(args) -> int:
             v = load_variant(name)
             print(f"{name:<22} {v.title} - {v.grid.files}x{v.grid.ranks}, {v.piece_count} pieces a side")
         except GibsonError as exc:
-            print(f"{name:<22} (cannot load: {exc})")
+            print(f"{name:<22} (cannot load: {one_line(exc)})")
         if spec.description:
             print(f"{'':<22} {spec.description}")
     for err in load_errors():
@@ -221,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args) or 0
     except GibsonError as exc:
-        print(f"gibson: {exc}", file=sys.stderr)
+        print(f"gibson: {one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # ``gibson replay g.json | head``: the reader has gone; not an error of ours
         return quiet_broken_pipe()
