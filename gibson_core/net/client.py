@@ -121,6 +121,10 @@ class GameClient:
         return await ws_connect(self.url, compression=None, proxy=None, open_timeout=self.open_timeout,
                                 max_size=2**24)
 
+    async def wait_connected(self, timeout: float = 60.0) -> None:
+        """Wait until the connection is up again (TimeoutError after ``timeout`` seconds)."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
+
     @property
     def is_connected(self) -> bool:
         """True while the connection is up (False while reconnecting)."""
