@@ -348,14 +348,17 @@ def test_openspiel_information_state_ignores_the_opponents_hidden_types():
 
 
 def test_openspiels_ismcts_bot_plays_gibson():
-    from gibson_rl.openspiel import GibsonEvaluator
+    from gibson_rl.openspiel import GibsonEvaluator, seeded_resampler
     from open_spiel.python.algorithms import ismcts
 
     game = _spiel_game("lattaque", **{"ply-limit": 40})
     state = _midgame(game, 4, 1)
     rng = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(game, GibsonEvaluator(plies=4, random_state=rng), 2.0, 12, random_state=rng)
+    seeded_resampler(bot, 5)
     for _ in range(3):
+        if state.is_terminal():
+            break
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
@@ -369,6 +372,8 @@ def test_the_openspiel_ismcts_agent_plays_in_gibsons_arena_registry():
     agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
     record, state = play_match(variant, agents, seed=2)
     assert state.outcome() is not None and state.ply == 6
+    agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
+    assert play_match(variant, agents, seed=2)[0].to_json() == record.to_json()  # seeded: the same game
 
 
 def test_gibson_bench_env_reports_environment_steps(capsys):
