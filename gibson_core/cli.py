@@ -106,7 +106,14 @@ def cmd_bench(args) -> int:
 
     names = args.variants or ["tri-tactics"]
     for name in names:
-        print(format_table(name, measure(name, args.seconds, options=check_options(name, parse_option_args(args.option)))))
+        options = check_options(name, parse_option_args(args.option))
+        if args.agent:  # the time an agent takes to choose a move (gibson_core.ai.timing)
+            from .ai.timing import time_agent
+
+            figures = time_agent(name, args.agent, args.positions, options=options)
+            print(format_table(name, figures).replace("(one core)", f"--agent {args.agent}"))
+        else:
+            print(format_table(name, measure(name, args.seconds, options=options)))
         print()
     return 0
 
@@ -150,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
     p.add_argument("--ui", action="store_true", help="frame times of the play screen while the computer thinks")
+    p.add_argument("--agent", help="time this agent's moves instead (e.g. search-medium, search-hard)")
+    p.add_argument("--positions", type=int, default=20, help="with --agent: midgame positions to time")
     p.set_defaults(func=cmd_bench)
 
     for module in COMMAND_MODULES:

@@ -57,6 +57,7 @@ from .world import variant_of
 LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
+SLACK = 0.9  # share of the budget the iterations may use
 SURE = 1.0  # standard errors by which a searched move must beat the heuristic's first choice
 POOL = 32  # determinizations sampled per move; iterations cycle through them (undone after each)
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
@@ -225,7 +226,7 @@ class SearchAgent(Agent):
         legal = observation.legal_moves
         start = time.perf_counter()
         seconds = budget if budget is not None else self.seconds
-        deadline = None if seconds is None else start + seconds
+        deadline = None if seconds is None else start + SLACK * seconds  # the rest: ranking, a late iteration
         variant = variant_of(observation)
         scorer = MoveScorer(observation, variant, rng)
         scored = []
