@@ -5,6 +5,7 @@ information in the tensors, and seeded reproducibility."""
 import random
 import warnings
 
+import gibson_rl.pettingzoo  # noqa: F401  (first: importing pettingzoo would change SDL's audio driver)
 import numpy as np
 import pytest
 from gibson_rl import ActionError, ActionSpace, Encoder, Episode, action_to_move, move_to_action
