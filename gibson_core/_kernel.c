@@ -1131,8 +1131,17 @@ static PyObject *Game_push(GameObject *self, PyObject *arg) {
     Game *g = &self->g;
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
     int kind = (int)(m >> 36);
-    if (o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size) || !g->board[o]
-        || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))) {
+    int bad = m < 0 || o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size)
+              || !g->board[o] || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))
+              || (kind == KIND_HANDOVER && !g->r->sec[S_FLAGS][G_HAS]);
+    if (!bad && (kind == KIND_ILLUMINATE || kind == KIND_FIRE)) { /* the piece must have that action */
+        const int32_t *acts = g->r->sec[S_ACTION];
+        int off = acts[0] ? acts[1 + g->ptype[g->board[o]]] : -1, found = 0;
+        for (int k = 0; off >= 0 && k < acts[off]; k++)
+            if (acts[off + 1 + k * A_STRIDE + A_KIND] == kind) found = 1;
+        bad = !found;
+    }
+    if (bad) { /* unchecked like GameState.push, but never a crash: actions the piece lacks are refused */
         PyErr_SetString(PyExc_ValueError, "push: not a move of this position");
         return NULL;
     }
