@@ -29,7 +29,7 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return f"the number {quote(value)[1:-1] if isinstance(value, float) else quote(value)}"
+        return f"the number {quote(value)}"
     if isinstance(value, str):
         return f"text {quote(value)}"
     if isinstance(value, list):

@@ -52,6 +52,31 @@ def test_every_legal_move_round_trips_through_its_number(name):
             state.push(rng.choice(moves))
 
 
+def test_attacks_by_moving_onto_a_piece_join_the_action_space():
+    """The data Skirmish has every attack mode (``e4xe5`` onto, ``e4-e5xe6`` after moving, slider settings):
+    every legal move in random games has a number that round-trips, through its text too."""
+    from conftest import outside_variants
+
+    with outside_variants():
+        variant = load_variant("skirmish")
+        space = ActionSpace(variant)
+        assert any(m.is_onto for m in space.moves)
+        rng = random.Random(2)
+        onto = 0
+        for _game in range(6):
+            state = new_game(variant, rng)
+            for _ply in range(150):
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                numbers = space.indices(moves)
+                assert [space.move(i) for i in numbers] == moves
+                assert [space.index(str(m)) for m in moves] == numbers
+                onto += sum(m.is_onto for m in moves)
+                state.push(rng.choice(moves))
+        assert onto
+
+
 def test_numbering_is_fixed_by_the_variant_file():
     variant = load_variant("lattaque")
     a, b = ActionSpace(variant), ActionSpace(load_variant("lattaque", {"ply-limit": 99}))
@@ -348,14 +373,17 @@ def test_openspiel_information_state_ignores_the_opponents_hidden_types():
 
 
 def test_openspiels_ismcts_bot_plays_gibson():
-    from gibson_rl.openspiel import GibsonEvaluator
+    from gibson_rl.openspiel import GibsonEvaluator, seeded_resampler
     from open_spiel.python.algorithms import ismcts
 
     game = _spiel_game("lattaque", **{"ply-limit": 40})
     state = _midgame(game, 4, 1)
     rng = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(game, GibsonEvaluator(plies=4, random_state=rng), 2.0, 12, random_state=rng)
+    seeded_resampler(bot, 5)
     for _ in range(3):
+        if state.is_terminal():
+            break
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
@@ -369,3 +397,34 @@ def test_the_openspiel_ismcts_agent_plays_in_gibsons_arena_registry():
     agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
     record, state = play_match(variant, agents, seed=2)
     assert state.outcome() is not None and state.ply == 6
+    agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
+    assert play_match(variant, agents, seed=2)[0].to_json() == record.to_json()  # seeded: the same game
+
+
+def test_gibson_bench_env_reports_environment_steps(capsys):
+    from gibson_core.cli import main
+
+    assert main(["bench", "--env", "lattaque", "--seconds", "0.02", "--option", "ply-limit=50"]) == 0
+    out = capsys.readouterr().out
+    assert "env steps/s" in out and "pettingzoo AEC steps/s" in out and "(35, 10, 9)" in out
+
+
+def test_the_docs_training_example_runs_and_draws_its_curve(tmp_path):
+    """docs/examples/rl_reinforce.py (a few episodes) and its PNG writer."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "docs" / "examples"
+    sys.path.insert(0, str(examples))
+    try:
+        spec = importlib.util.spec_from_file_location("rl_reinforce", examples / "rl_reinforce.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        curve = module.train(episodes=20, every=10, lr=0.05, seed=1)
+        assert [e for e, _w, _l in curve] == [10, 20]
+        assert all(0.0 <= w + lost <= 1.0 for _e, w, lost in curve)
+        module.line_chart(str(tmp_path / "curve.png"), [[(e, w) for e, w, _l in curve]], 20)
+        assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        sys.path.remove(str(examples))

@@ -1,7 +1,8 @@
 """The search agent: single-observer information-set Monte Carlo tree search (IS-MCTS).
 
-Each iteration draws a determinization: a full position consistent with the agent's Beliefs (a sample of
-the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation. It then
+Each iteration takes a determinization: a full position consistent with the agent's Beliefs (a sample of
+the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation (``POOL`` of
+them are sampled per move and the iterations cycle through them, each undone after use). It then
 walks one tree shared by all determinizations, whose nodes are keyed by the moves played from the root:
 
 - at our root, the candidates are the heuristic's best ``width`` moves, chosen by UCB1; each starts with
@@ -55,6 +56,7 @@ from .world import variant_of
 LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
+POOL = 32  # determinizations sampled per move; iterations cycle through them (undone after each)
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
@@ -237,11 +239,18 @@ class SearchAgent(Agent):
         deadline = None if seconds is None else start + seconds
         variant = variant_of(observation)
         scorer = MoveScorer(observation, variant, rng)
-        scored = sorted(((scorer.score(m), i) for i, m in enumerate(legal)), reverse=True)
+        scored = []
+        for i, m in enumerate(legal):
+            # on a slow (loaded) machine the heuristic's pass alone may outrun the budget: the moves not
+            # yet scored by half the budget are left out rather than overrun it
+            if deadline is not None and i % 8 == 7 and scored and time.perf_counter() > start + seconds / 2:
+                break
+            scored.append((scorer.score(m), i))
+        scored.sort(reverse=True)
         self.last_iterations = 0
         if not legal:
             return [], None, scorer
-        if len(legal) == 1 or scored[0][0] >= 1e6:
+        if len(scored) == 1 or scored[0][0] >= 1e6:
             return [ScoredMove(legal[i], s, 0) for s, i in scored], None, scorer
         candidates = [legal[i] for _s, i in scored[: self.width]]
         priors = dict(zip((str(m) for m in candidates), _normalise([s for s, _i in scored[: self.width]]),
@@ -253,9 +262,13 @@ class SearchAgent(Agent):
         playout = Playout(variant, rng)
         kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
+        pool: list = []
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
-            state = world.build(beliefs.sample(rng))
-            base = evaluate(state, me)  # scoring against the same sample's start removes its noise
+            if len(pool) < POOL:
+                state = world.build(beliefs.sample(rng))
+                pool.append((state, evaluate(state, me)))  # scored against its own start: noise cancels
+            state, base = pool[done % POOL]
+            bottom = len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
@@ -272,6 +285,8 @@ class SearchAgent(Agent):
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
+            while len(state.history) > bottom:  # back to the determinization's start, for its next use
+                state.pop()
             done += 1
         self.last_iterations = done
         ranked = []

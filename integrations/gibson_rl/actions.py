@@ -39,15 +39,20 @@ class Placement:
 
 
 def _table_moves(tables: MoveTables) -> list[Move]:
-    """Every Move object held in the compiled move tables (whatever their nesting)."""
+    """Every Move object held anywhere in the compiled move tables (whatever their attribute or nesting), in
+    a deterministic order (the tables are tuples and dicts built in square order)."""
     found: dict[Move, None] = {}
-    stack = [entry[1] for entry in tables.by_type if entry[1] is not None]
+    seen: set[int] = set()
+    stack = [value for _name, value in sorted(vars(tables).items()) if not callable(value)]
+    stack.reverse()
     while stack:
         item = stack.pop()
         if isinstance(item, Move):
             found.setdefault(item, None)
-        elif isinstance(item, tuple):
-            stack.extend(item)
+        elif isinstance(item, tuple | list | dict) and id(item) not in seen:
+            seen.add(id(item))
+            values = item.values() if isinstance(item, dict) else item
+            stack.extend(reversed([v for v in values if isinstance(v, Move | tuple | list | dict)]))
     return list(found)
 
 

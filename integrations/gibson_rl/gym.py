@@ -11,7 +11,9 @@ The observation is the learner's tensor (:mod:`gibson_rl.encode`); ``info["actio
 options) and sees only its own Observation; it gets its own generator derived from the reset seed.
 ``player`` picks the learner's side (default: the variant's first player). An action that is not legal ends
 the episode as a loss (``illegal="lose"``, reward -1, ``info["illegal"] = True``) or raises
-(``illegal="raise"``). Rewards are +1 / -1 / 0 at the end.
+(``illegal="raise"``). Rewards are +1 / -1 / 0 at the end. When the opponent moves first, it may end the game
+before the learner moves (tiny variants): ``reset`` then returns the final observation, an empty mask and
+``info["result"]``/``info["winner"]``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ import numpy as np
 
 from gibson_core.errors import IllegalMoveError
 from gibson_core.observe import observe
+from gibson_core.seeding import agent_rng
 
-from .core import EnvOptionError, Episode, derived_rng
+from .core import EnvOptionError, Episode
 
 
 class GibsonEnv(gymnasium.Env):
@@ -59,7 +62,7 @@ class GibsonEnv(gymnasium.Env):
             seed = int(self.np_random.integers(2**63 - 1))
         setups = (options or {}).get("setups")
         self.episode.reset(seed, setups)
-        self._rng = derived_rng(seed, "agent", self.opponent_name)
+        self._rng = agent_rng(seed, self.opponent_name)
         self._opponent_moves()
         return self._obs(), self._info()
 

@@ -35,6 +35,7 @@ class Tally:
     moves: int = 0
     lost: int = 0
     latencies: list = attrs.field(factory=list)
+    timeline: list = attrs.field(factory=list)  # (perf_counter when sent, round trip) per move
     problems: list = attrs.field(factory=list)
     restarts: int = 0
     reconnects: int = 0
@@ -94,6 +95,7 @@ async def _player(client: GameClient, game_id: str, rng: random.Random, max_move
                 continue
             raise
         tally.latencies.append(time.perf_counter() - started)
+        tally.timeline.append((started, tally.latencies[-1]))
         acked[obs.ply] = move
         await client.wait_for(game_id, lambda g, n=obs.ply: g.over or g.observation.ply > n, timeout=120)
 
@@ -118,7 +120,7 @@ async def _one_game(url: str, index: int, variant_name: str, max_moves: int, see
         views = [await c.wait_for(game.id, lambda g: g.record is not None, timeout=120) for c in (host, guest)]
         record = views[0].record["moves"]
         lost = sum(1 for ply, move in acked.items() if ply >= len(record) or record[ply] != move)
-        if lost or any(list(v._moves) != record for v in views):
+        if lost or any(list(v.observation.moves) != record for v in views):
             tally.problems.append(f"game {game.id}: record of {len(record)} moves, {lost} acknowledged moves "
                                   "missing or different")
         tally.lost += lost
@@ -145,7 +147,7 @@ async def _retrying_create(client: GameClient, variant: str):
         try:
             return await client.create(variant)
         except ConnectionLost:
-            await client._connected.wait()
+            await client.wait_connected()
     raise GibsonError("cannot create a game")
 
 
@@ -154,7 +156,7 @@ async def _retrying_join(client: GameClient, code: str):
         try:
             return await client.join(code)
         except ConnectionLost:
-            await client._connected.wait()
+            await client.wait_connected()
     raise GibsonError("cannot join a game")
 
 
@@ -245,6 +247,11 @@ def main_loadtest(args) -> int:
     tally = asyncio.run(run_loadtest(args.url, args.games, args.variant, args.moves, args.seed, args.think,
                                      args.restart_every, args.db, args.timeout))
     elapsed = time.perf_counter() - started
+    if args.timeline:
+        with open(args.timeline, "w", encoding="utf-8") as out:
+            out.write("sent_s,round_trip_ms\n")
+            for sent, rtt in sorted(tally.timeline):
+                out.write(f"{sent - started:.3f},{rtt * 1000:.2f}\n")
     for problem in tally.problems[:20]:
         print(f"problem: {problem}")
     extra = f", {tally.restarts} restarts, peak server memory {tally.peak_rss_kb // 1024} MiB" if args.restart_every else ""
