@@ -1277,7 +1277,52 @@ static PyObject *Game_finish(GameObject *self, PyObject *args) {
     return Py_BuildValue("(dN)", value, write_mt(g));
 }
 
+/* choose(mt_state, greed, policy doubles) -> (packed move or -1, new mt_state): Playout.choose here */
+static PyObject *Game_choose(GameObject *self, PyObject *args) {
+    double greed;
+    PyObject *state;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "Ody*", &state, &greed, &buf)) return NULL;
+    Game *g = &self->g;
+    if ((size_t)buf.len != sizeof(double) * policy_size(g->r) || read_mt(g, state)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "choose: policy tables of the wrong size");
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    Policy pol;
+    policy_view(g->r, (const double *)buf.buf, &pol);
+    int64_t *tmp = NULL;
+    int cap = 0;
+    int64_t m = greedy_choose(g, &pol, greed, &tmp, &cap);
+    free(tmp);
+    PyBuffer_Release(&buf);
+    if (m == -2) return PyErr_NoMemory();
+    return Py_BuildValue("(LN)", (long long)m, write_mt(g));
+}
+
+static PyObject *Game_mark(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.nstack); }
+
+/* rewind(n): back to the position before the n-th push still on the undo stack (undoes the pushes after it) */
+static PyObject *Game_rewind(GameObject *self, PyObject *arg) {
+    long n = PyLong_AsLong(arg);
+    Game *g = &self->g;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0 || n > g->nstack) { PyErr_SetString(PyExc_IndexError, "rewind: no such mark"); return NULL; }
+    if (n < g->nstack) {
+        memcpy(g->st, g->stack + (size_t)n * g->block, (size_t)g->block * sizeof(int16_t));
+        g->nstack = (int)n;
+        g->moves_valid = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Game_side(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.x[X_TO_MOVE]); }
+
 static PyMethodDef Game_methods[] = {
+    {"choose", (PyCFunction)Game_choose, METH_VARARGS, "The search agent's greedy choice of a move here."},
+    {"mark", (PyCFunction)Game_mark, METH_NOARGS, "The undo stack's depth, for rewind."},
+    {"rewind", (PyCFunction)Game_rewind, METH_O, "Undo every push after a mark."},
+    {"side", (PyCFunction)Game_side, METH_NOARGS, "The side to move (0 or 1)."},
     {"finish", (PyCFunction)Game_finish, METH_VARARGS, "The search agent's tail playout and evaluation."},
     {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
     {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},

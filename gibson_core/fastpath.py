@@ -695,6 +695,43 @@ class FastGame:
             self._legal = []
         return self.result
 
+    @property
+    def to_move(self) -> int:
+        """The side to move, 0 or 1."""
+        return self.game.side()
+
+    def mark(self) -> tuple:
+        """A mark of this point of the game for :meth:`rewind`."""
+        return self.game.mark(), len(self._hist)
+
+    def rewind(self, mark: tuple) -> None:
+        """Undo every push (and tail playout) made after ``mark``."""
+        depth, n = mark
+        self.game.rewind(depth)
+        del self._hist[n:]
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+
+    def choose(self, rng: random.Random, greed: float) -> Move | None:
+        """The move :meth:`gibson_core.ai.search.Playout.choose` would choose here with ``rng`` (advanced
+        the same way), or None when there is none."""
+        version, mt, gauss = rng.getstate()
+        code, mt = self.game.choose(mt, greed, self.kernel.policy())
+        rng.setstate((version, mt, gauss))
+        return None if code < 0 else self.kernel.move(code)
+
+    def finish(self, depth: int, rng: random.Random, greed: float, player: int) -> float:
+        """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""
+        if self.result is not None:
+            return 1000.0 * (0 if self.result.winner is None else
+                             1 if self.result.winner == self.variant.players[player] else -1)
+        version, mt, gauss = rng.getstate()
+        value, mt = self.game.finish(depth, mt, greed, self.kernel.policy(), player)
+        rng.setstate((version, mt, gauss))
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+        return value
+
     def playout(self, rng: random.Random, max_plies: int = 100_000) -> int:
         """Random legal moves until the game ends, chosen exactly as ``rng.choice`` would choose them (the
         generator is advanced accordingly). Afterwards the game holds the final position with no history and

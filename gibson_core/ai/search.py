@@ -43,7 +43,7 @@ import math
 import random
 import time
 
-from ..fastpath import kernel_or_none
+from ..fastpath import FastGame, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -266,9 +266,10 @@ class SearchAgent(Agent):
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             if len(pool) < POOL:
                 state = world.build(beliefs.sample(rng))
-                pool.append((state, evaluate(state, me)))  # scored against its own start: noise cancels
+                # scored against its own start: noise cancels; with the fast path, the world is a FastGame
+                pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
             state, base = pool[done % POOL]
-            bottom = len(state.history)
+            bottom = state.mark() if kernel is not None else len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
@@ -276,16 +277,19 @@ class SearchAgent(Agent):
                 child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, heuristic[key]))
             path = [(child, me)]
             state.push(by_key[key])
-            self._descend(state, path[0][0], path, playout)
-            if kernel is not None:  # the same tail playout, compiled (gibson_core.fastpath)
-                end = kernel.finish_value(state, self.depth, rng, playout.greed, me)
+            if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
+                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(rng, playout.greed))
+                end = state.finish(self.depth, rng, playout.greed, me)
             else:
+                self._descend(state, path[0][0], path, playout.choose)
                 end = playout.finish(state, self.depth, me)
             value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
-            while len(state.history) > bottom:  # back to the determinization's start, for its next use
+            if kernel is not None:  # back to the determinization's start, for its next use
+                state.rewind(bottom)
+            while kernel is None and len(state.history) > bottom:
                 state.pop()
             done += 1
         self.last_iterations = done
@@ -315,8 +319,9 @@ class SearchAgent(Agent):
                 best_key, best_value = key, value
         return best_key
 
-    def _descend(self, state, node: Node, path: list, playout: Playout) -> None:
-        """Walk down the tree in this determinization, adding at most one new node."""
+    def _descend(self, state, node: Node, path: list, choose) -> None:
+        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, legal
+        moves)`` is the playout policy's choice (``Playout.choose``, or the kernel's on a FastGame)."""
         while state.result is None:
             moves = state.legal_moves()
             if not moves:
@@ -327,7 +332,7 @@ class SearchAgent(Agent):
             for _k, child in available:
                 child.avail += 1
             if len(available) < WIDEN * math.sqrt(node.visits) + 1:
-                move = playout.choose(state, moves)
+                move = choose(state, moves)
                 key = str(move)
                 if key not in node.children:
                     child = node.children[key] = Node()
