@@ -1212,7 +1212,24 @@ static PyObject *Game_result(GameObject *self, PyObject *unused) {
     return Py_BuildValue("(iiiii)", x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
 }
 
+/* A generator state is either the 625 numbers of random.Random.getstate()[1] (a new tuple is returned) or a
+ * bytearray of 624 words and the index as uint32 (fastpath.Twister), read and written back in place (None is
+ * returned): the search hands its generator to the kernel once per move instead of once per call. */
+#define TWISTER_BYTES (625 * 4)
+
 static int read_mt(Game *g, PyObject *state) {
+    if (PyByteArray_Check(state)) {
+        if (PyByteArray_GET_SIZE(state) != TWISTER_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "a Twister is 2,500 bytes");
+            return -1;
+        }
+        uint32_t idx;
+        memcpy(g->mt, PyByteArray_AS_STRING(state), 624 * 4);
+        memcpy(&idx, PyByteArray_AS_STRING(state) + 624 * 4, 4);
+        if (idx > 624) { PyErr_SetString(PyExc_ValueError, "bad state index"); return -1; }
+        g->mti = (int)idx;
+        return 0;
+    }
     PyObject *fast = PySequence_Fast(state, "random state");
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 625) {
@@ -1232,7 +1249,13 @@ static int read_mt(Game *g, PyObject *state) {
     return 0;
 }
 
-static PyObject *write_mt(Game *g) {
+static PyObject *write_mt_to(Game *g, PyObject *state) {
+    if (PyByteArray_Check(state)) {
+        uint32_t idx = (uint32_t)g->mti;
+        memcpy(PyByteArray_AS_STRING(state), g->mt, 624 * 4);
+        memcpy(PyByteArray_AS_STRING(state) + 624 * 4, &idx, 4);
+        Py_RETURN_NONE;
+    }
     PyObject *out = PyTuple_New(625);
     if (!out) return NULL;
     for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(g->mt[i]));
@@ -1252,7 +1275,7 @@ static PyObject *Game_playout(GameObject *self, PyObject *args) {
     g->record = 1;
     g->nevents = 0;
     if (n < 0) return PyErr_NoMemory();
-    return Py_BuildValue("(lN)", n, write_mt(g));
+    return Py_BuildValue("(lN)", n, write_mt_to(g, state));
 }
 
 /* finish(depth, mt_state, greed, policy doubles, player) -> (value, new mt_state) */
@@ -1274,7 +1297,7 @@ static PyObject *Game_finish(GameObject *self, PyObject *args) {
     int rc = greedy_finish(g, depth, greed, &pol, me, &value);
     PyBuffer_Release(&buf);
     if (rc) return PyErr_NoMemory();
-    return Py_BuildValue("(dN)", value, write_mt(g));
+    return Py_BuildValue("(dN)", value, write_mt_to(g, state));
 }
 
 /* choose(mt_state, greed, policy doubles) -> (packed move or -1, new mt_state): Playout.choose here */
@@ -1297,7 +1320,7 @@ static PyObject *Game_choose(GameObject *self, PyObject *args) {
     free(tmp);
     PyBuffer_Release(&buf);
     if (m == -2) return PyErr_NoMemory();
-    return Py_BuildValue("(LN)", (long long)m, write_mt(g));
+    return Py_BuildValue("(LN)", (long long)m, write_mt_to(g, state));
 }
 
 static PyObject *Game_mark(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.nstack); }

@@ -43,7 +43,7 @@ import math
 import random
 import time
 
-from ..fastpath import FastGame, kernel_or_none
+from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -263,9 +263,16 @@ class SearchAgent(Agent):
         kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
         pool: list = []
+        # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
+        # from rng gets the state back first and lends it again after
+        twister = Twister(rng) if kernel is not None else None
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             if len(pool) < POOL:
+                if twister is not None:
+                    twister.give()
                 state = world.build(beliefs.sample(rng))
+                if twister is not None:
+                    twister.take()
                 # scored against its own start: noise cancels; with the fast path, the world is a FastGame
                 pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
             state, base = pool[done % POOL]
@@ -278,8 +285,8 @@ class SearchAgent(Agent):
             path = [(child, me)]
             state.push(by_key[key])
             if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
-                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(rng, playout.greed))
-                end = state.finish(self.depth, rng, playout.greed, me)
+                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(twister, playout.greed))
+                end = state.finish(self.depth, twister, playout.greed, me)
             else:
                 self._descend(state, path[0][0], path, playout.choose)
                 end = playout.finish(state, self.depth, me)
@@ -292,6 +299,8 @@ class SearchAgent(Agent):
             while kernel is None and len(state.history) > bottom:
                 state.pop()
             done += 1
+        if twister is not None:
+            twister.give()
         self.last_iterations = done
         ranked = []
         for move in candidates:
