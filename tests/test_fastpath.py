@@ -173,3 +173,19 @@ def test_the_kernel_refuses_an_action_the_piece_does_not_have():
         with pytest.raises(ValueError, match="not a move of this position"):
             game.push(Move.parse(text))
     assert game.legal_moves() and game.history == []
+
+
+@needs_kernel
+def test_a_twister_lends_the_generator_to_the_kernel_and_gives_it_back():
+    from gibson_core.ai.search import Playout
+
+    variant = load_variant("aviation")
+    state = new_game(variant, random.Random(1))
+    rng, twin = random.Random(5), random.Random(5)
+    twister = fastpath.Twister(rng)
+    game = fastpath.FastGame(state)
+    compiled = [game.choose(twister, 0.9) for _ in range(4)]
+    twister.give()
+    policy = Playout(variant, twin)
+    assert compiled == [policy.choose(state) for _ in range(4)]
+    assert rng.getstate() == twin.getstate()
