@@ -45,7 +45,7 @@ import math
 import random
 import time
 
-from ..fastpath import kernel_or_none
+from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -268,12 +268,20 @@ class SearchAgent(Agent):
         kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
         pool: list = []
+        # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
+        # from rng gets the state back first and lends it again after
+        twister = Twister(rng) if kernel is not None else None
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             if len(pool) < POOL:
+                if twister is not None:
+                    twister.give()
                 state = world.build(beliefs.sample(rng))
-                pool.append((state, evaluate(state, me)))  # scored against its own start: noise cancels
+                if twister is not None:
+                    twister.take()
+                # scored against its own start: noise cancels; with the fast path, the world is a FastGame
+                pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
             state, base = pool[done % POOL]
-            bottom = len(state.history)
+            bottom = state.mark() if kernel is not None else len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
@@ -282,19 +290,24 @@ class SearchAgent(Agent):
                 child.visits, child.total, child.squares = PRIOR_VISITS, PRIOR_VISITS * prior, PRIOR_VISITS * prior ** 2
             path = [(child, me)]
             state.push(by_key[key])
-            self._descend(state, path[0][0], path, playout)
-            if kernel is not None:  # the same tail playout, compiled (gibson_core.fastpath)
-                end = kernel.finish_value(state, self.depth, rng, playout.greed, me)
+            if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
+                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(twister, playout.greed))
+                end = state.finish(self.depth, twister, playout.greed, me)
             else:
+                self._descend(state, path[0][0], path, playout.choose)
                 end = playout.finish(state, self.depth, me)
             value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
                 node.squares += value * value
-            while len(state.history) > bottom:  # back to the determinization's start, for its next use
+            if kernel is not None:  # back to the determinization's start, for its next use
+                state.rewind(bottom)
+            while kernel is None and len(state.history) > bottom:
                 state.pop()
             done += 1
+        if twister is not None:
+            twister.give()
         self.last_iterations = done
         ranked = []
         for move in candidates:
@@ -329,8 +342,9 @@ class SearchAgent(Agent):
                 best_key, best_value = key, value
         return best_key
 
-    def _descend(self, state, node: Node, path: list, playout: Playout) -> None:
-        """Walk down the tree in this determinization, adding at most one new node."""
+    def _descend(self, state, node: Node, path: list, choose) -> None:
+        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, legal
+        moves)`` is the playout policy's choice (``Playout.choose``, or the kernel's on a FastGame)."""
         while state.result is None:
             moves = state.legal_moves()
             if not moves:
@@ -341,7 +355,7 @@ class SearchAgent(Agent):
             for _k, child in available:
                 child.avail += 1
             if len(available) < WIDEN * math.sqrt(node.visits) + 1:
-                move = playout.choose(state, moves)
+                move = choose(state, moves)
                 key = str(move)
                 if key not in node.children:
                     child = node.children[key] = Node()
