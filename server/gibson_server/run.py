@@ -56,7 +56,7 @@ async def serve(host: str, port: int, db: str, limits: Limits | None = None, tls
             loop.add_signal_handler(sig, stop.set)
     try:
         ready(f"gibson server listening on {'wss' if tls else 'ws'}://{host}:{bound} (database {db}, "
-              f"{len(server.games)} games restored)")
+              f"{len(server.restoring)} games to restore)")
         await stop.wait()
     finally:
         ws_server.close()
