@@ -92,7 +92,7 @@ class GameServer:
 
     # -- life ----------------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Open the store and rebuild every open and live game."""
+        """Open the store and start rebuilding every open and live game (in the background: see _restore)."""
         await self.store.open()
         self.down_since = await self.store.last_heartbeat(self.node)
         self.started_at = self.clock()
