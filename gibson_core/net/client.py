@@ -84,7 +84,7 @@ class GameView:
 class GameClient:
     """One connection to a game server (see the module's docstring)."""
 
-    def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.05, 5.0), keep_raw: bool = False,
+    def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.1, 2.0), keep_raw: bool = False,
                  open_timeout: float = 10.0):
         self.url = url
         self.reconnect = reconnect

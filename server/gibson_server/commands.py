@@ -24,6 +24,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost only)")
     p.add_argument("--port", type=int, default=8765, help="port (0: any free port; the line printed says which)")
     p.add_argument("--db", default=None, help="SQLite file (default: server.sqlite3 in the Gibson folder)")
+    p.add_argument("--sync", choices=["normal", "full"], default="normal",
+                   help="full: fsync every commit (survives a power cut), normal: survives a server crash")
     p.add_argument("--certfile", default=None, help="TLS certificate chain (PEM): serve wss://")
     p.add_argument("--keyfile", default=None, help="TLS private key (PEM)")
     p.add_argument("--rate", type=float, default=50.0, help="messages a second per connection")
