@@ -4,9 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench check clean install
+.PHONY: play test lint bench check clean install difftest
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py gibson_core/_kernel.c
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
@@ -29,5 +29,8 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gibson bench tri-tactics
 
+difftest: $(STAMP)
+	$(BIN)/gibson difftest --games 100
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info gibson_core/_kernel*.so

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
+#include <math.h>
 
 /* ---- table layout (must match fastpath.py) ---------------------------------------------------------- */
 enum {
@@ -784,6 +785,179 @@ static long playout(Game *g, long max_plies) {
     return n;
 }
 
+/* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
+ * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
+ * types [ntypes] (0/1), square terms [player][type][square], then with Flags the steps of each type to each
+ * player's Base [player][type][square] and to every square [type][target][square]. The same operations in the
+ * same order as the Python code, so the floating-point results (and so every choice) are identical. */
+enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_HEADER };
+
+typedef struct {
+    const double *head, *values, *scarce, *tables, *home, *to;
+} Policy;
+
+static void policy_view(const Rules *r, const double *buf, Policy *pol) {
+    size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
+    pol->head = buf;
+    pol->values = buf + P_HEADER;
+    pol->scarce = pol->values + nt;
+    pol->tables = pol->scarce + nt;
+    pol->home = pol->tables + 2 * nt * size;
+    pol->to = pol->home + 2 * nt * size;
+}
+
+static size_t policy_size(const Rules *r) {
+    size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
+    return P_HEADER + 2 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+}
+
+/* ai.values.flag_terms */
+static double flag_terms(Game *g, const Policy *pol, int player) {
+    const Rules *r = g->r;
+    const int32_t *fl = r->sec[S_FLAGS], *mask = r->sec[S_MASK];
+    size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
+    int far = r->files + size / r->files, home = fl[G_BASE0 + player];
+    int sq = FLAG(g, 1 - player, 0), carrier = FLAG(g, 1 - player, 1), mined = FLAG(g, 1 - player, 2);
+    double score = 0.0;
+    if (carrier && g->owner[carrier] == player) {
+        double d = pol->home[((size_t)player * nt + g->ptype[carrier]) * size + sq];
+        double m = 1.0 - d / far;
+        score += pol->head[P_FLAG_HELD] + pol->head[P_FLAG_HOME] * (m > 0.0 ? m : 0.0);
+    } else if (!carrier) {
+        double best = far;
+        for (int i = 0; i < g->npids[player]; i++) {
+            int pid = g->pids[player][i], at = g->square[pid], t = g->ptype[pid];
+            if (at < 0 || mask[fl[G_CANNOT] + t] || (mined && !mask[fl[G_PICKUP] + t])) continue;
+            double d = pol->to[((size_t)t * size + sq) * size + at];
+            if (d < best) best = d;
+        }
+        double m = 1.0 - best / far;
+        score += pol->head[P_FLAG_REACH] * (m > 0.0 ? m : 0.0);
+    }
+    if (FLAG(g, player, 1) || FLAG(g, player, 0) != home) score -= pol->head[P_FLAG_AWAY];
+    return score;
+}
+
+static double winner_bonus(const Policy *pol, int k) { return pol->head[P_SCARCE] * (1.0 - pow(0.5, k)); }
+
+/* ai.values.evaluate */
+static double evaluate(Game *g, const Policy *pol, int player) {
+    if (g->x[X_RES_KIND]) {
+        int w = g->x[X_RES_WINNER];
+        return w < 0 ? 0.0 : (w == player ? 1000.0 : -1000.0);
+    }
+    size_t nt = (size_t)g->r->ntypes, size = (size_t)g->r->size;
+    double score = 0.0;
+    int counts[2] = {0, 0};
+    for (int pid = 1; pid < g->n; pid++) {
+        int sq = g->square[pid];
+        if (sq < 0) continue;
+        int t = g->ptype[pid], p = g->owner[pid];
+        double v = pol->values[t] + pol->tables[((size_t)p * nt + t) * size + sq];
+        score += p == player ? v : -v;
+        if (pol->scarce[t] != 0.0) counts[p]++;
+    }
+    if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
+    if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
+    return score;
+}
+
+/* ai.values.CombatProbe.gain: the fight of a (moved to a_sq) against d, as the attacker's material change */
+static double probe_gain(Game *g, const Policy *pol, int a, int d, int a_sq) {
+    int old = g->square[a];
+    g->square[a] = (int16_t)a_sq;
+    int oc = resolve(g, a, d);
+    g->square[a] = (int16_t)old;
+    const int32_t *o = g->r->sec[S_OUTCOME] + 4 * oc;
+    int attacker_out = 0, defender_out = 0;
+    for (int i = 0; i < o[0]; i++) {
+        if (o[1 + i]) defender_out = 1;
+        else attacker_out = 1;
+    }
+    double gain = 0.0;
+    if (defender_out) gain += pol->values[g->ptype[d]];
+    if (attacker_out) gain -= pol->values[g->ptype[a]];
+    if (o[3] == 1) gain += 0.1;
+    else if (o[3] == 0) gain -= 0.1;
+    return gain;
+}
+
+static double mt_random(Game *g) {
+    uint32_t a = mt_next(g) >> 5, b = mt_next(g) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* ai.search.Playout.choose: a move, -1 when there is none, -2 on memory failure */
+static int64_t greedy_choose(Game *g, const Policy *pol, double greed, int64_t **buf, int *cap) {
+    if (generate(g)) return -2;
+    int n = g->nmoves;
+    if (!n) return -1;
+    if (grow((void **)buf, cap, 2 * n, sizeof(int64_t))) return -2;
+    int64_t *moves = *buf, *quiet = *buf + n, best = -1, best_quiet = -1, carry = -1;
+    memcpy(moves, g->moves, (size_t)n * sizeof(int64_t));
+    const Rules *r = g->r;
+    size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
+    int nq = 0, flags = r->sec[S_FLAGS][G_HAS];
+    int c0 = flags ? FLAG(g, 0, 1) : 0, c1 = flags ? FLAG(g, 1, 1) : 0;
+    double best_gain = 0.0, best_quiet_gain = 0.0, carry_gain = 0.0;
+    for (int i = 0; i < n; i++) {
+        int64_t m = moves[i];
+        int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
+        double gain;
+        if (m >> 36) { /* firing is worth its target; other actions are left to the tree */
+            if ((m >> 36) == KIND_FIRE) {
+                gain = pol->values[g->ptype[g->board[a]]];
+                if (gain > best_gain) { best = m; best_gain = gain; }
+            }
+            continue;
+        }
+        if (a == NO_TARGET) {
+            int pid = g->board[o], t = g->ptype[pid], p = g->owner[pid];
+            if (arrival_entry(g, pid, o, d, 1) >= 0) return m;
+            const double *row = pol->tables + ((size_t)p * nt + t) * size;
+            gain = row[d] - row[o];
+            if (pid && (pid == c0 || pid == c1)) {
+                const double *dist = pol->home + ((size_t)p * nt + t) * size;
+                double home = 2.0 * (dist[o] - dist[d]);
+                if (home > carry_gain) { carry = m; carry_gain = home; }
+            }
+            if (gain > best_quiet_gain) { best_quiet = m; best_quiet_gain = gain; }
+            quiet[nq++] = m;
+            continue;
+        }
+        gain = probe_gain(g, pol, g->board[o], g->board[a], d);
+        if (gain > best_gain) { best = m; best_gain = gain; }
+        else if (gain >= 0) quiet[nq++] = m;
+    }
+    if (best >= 0 && mt_random(g) < greed) return best;
+    if (carry >= 0 && mt_random(g) < greed) return carry;
+    if (best_quiet >= 0 && mt_random(g) < greed / 2) return best_quiet;
+    return nq ? quiet[mt_below(g, (uint32_t)nq)] : moves[mt_below(g, (uint32_t)n)];
+}
+
+/* ai.search.Playout.finish: up to depth greedy plies, the no-move ending, the evaluation for player me.
+ * Returns 0, or -1 on memory failure. */
+static int greedy_finish(Game *g, int depth, double greed, const Policy *pol, int me, double *value) {
+    int64_t *buf = NULL;
+    int cap = 0, rc = 0;
+    g->record = 0;
+    for (int i = 0; i < depth && !g->x[X_RES_KIND]; i++) {
+        int64_t m = greedy_choose(g, pol, greed, &buf, &cap);
+        if (m == -2) rc = -1;
+        if (m < 0) break;
+        if (push(g, m)) { rc = -1; break; }
+    }
+    if (!rc && !g->x[X_RES_KIND]) {
+        if (generate(g)) rc = -1;
+        else if (!g->nmoves) no_moves(g);
+    }
+    g->record = 1;
+    g->nevents = 0;
+    free(buf);
+    *value = evaluate(g, pol, me);
+    return rc;
+}
+
 /* ---- Python glue: Rules ------------------------------------------------------------------------------- */
 static void Rules_dealloc(RulesObject *self) {
     free(self->r.buf);
@@ -957,8 +1131,17 @@ static PyObject *Game_push(GameObject *self, PyObject *arg) {
     Game *g = &self->g;
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
     int kind = (int)(m >> 36);
-    if (o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size) || !g->board[o]
-        || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))) {
+    int bad = m < 0 || o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size)
+              || !g->board[o] || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))
+              || (kind == KIND_HANDOVER && !g->r->sec[S_FLAGS][G_HAS]);
+    if (!bad && (kind == KIND_ILLUMINATE || kind == KIND_FIRE)) { /* the piece must have that action */
+        const int32_t *acts = g->r->sec[S_ACTION];
+        int off = acts[0] ? acts[1 + g->ptype[g->board[o]]] : -1, found = 0;
+        for (int k = 0; off >= 0 && k < acts[off]; k++)
+            if (acts[off + 1 + k * A_STRIDE + A_KIND] == kind) found = 1;
+        bad = !found;
+    }
+    if (bad) { /* unchecked like GameState.push, but never a crash: actions the piece lacks are refused */
         PyErr_SetString(PyExc_ValueError, "push: not a move of this position");
         return NULL;
     }
@@ -1029,7 +1212,24 @@ static PyObject *Game_result(GameObject *self, PyObject *unused) {
     return Py_BuildValue("(iiiii)", x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
 }
 
+/* A generator state is either the 625 numbers of random.Random.getstate()[1] (a new tuple is returned) or a
+ * bytearray of 624 words and the index as uint32 (fastpath.Twister), read and written back in place (None is
+ * returned): the search hands its generator to the kernel once per move instead of once per call. */
+#define TWISTER_BYTES (625 * 4)
+
 static int read_mt(Game *g, PyObject *state) {
+    if (PyByteArray_Check(state)) {
+        if (PyByteArray_GET_SIZE(state) != TWISTER_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "a Twister is 2,500 bytes");
+            return -1;
+        }
+        uint32_t idx;
+        memcpy(g->mt, PyByteArray_AS_STRING(state), 624 * 4);
+        memcpy(&idx, PyByteArray_AS_STRING(state) + 624 * 4, 4);
+        if (idx > 624) { PyErr_SetString(PyExc_ValueError, "bad state index"); return -1; }
+        g->mti = (int)idx;
+        return 0;
+    }
     PyObject *fast = PySequence_Fast(state, "random state");
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 625) {
@@ -1049,7 +1249,13 @@ static int read_mt(Game *g, PyObject *state) {
     return 0;
 }
 
-static PyObject *write_mt(Game *g) {
+static PyObject *write_mt_to(Game *g, PyObject *state) {
+    if (PyByteArray_Check(state)) {
+        uint32_t idx = (uint32_t)g->mti;
+        memcpy(PyByteArray_AS_STRING(state), g->mt, 624 * 4);
+        memcpy(PyByteArray_AS_STRING(state) + 624 * 4, &idx, 4);
+        Py_RETURN_NONE;
+    }
     PyObject *out = PyTuple_New(625);
     if (!out) return NULL;
     for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(g->mt[i]));
@@ -1069,10 +1275,78 @@ static PyObject *Game_playout(GameObject *self, PyObject *args) {
     g->record = 1;
     g->nevents = 0;
     if (n < 0) return PyErr_NoMemory();
-    return Py_BuildValue("(lN)", n, write_mt(g));
+    return Py_BuildValue("(lN)", n, write_mt_to(g, state));
 }
 
+/* finish(depth, mt_state, greed, policy doubles, player) -> (value, new mt_state) */
+static PyObject *Game_finish(GameObject *self, PyObject *args) {
+    int depth, me;
+    double greed;
+    PyObject *state;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "iOdy*i", &depth, &state, &greed, &buf, &me)) return NULL;
+    Game *g = &self->g;
+    if ((size_t)buf.len != sizeof(double) * policy_size(g->r) || me < 0 || me > 1 || read_mt(g, state)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "finish: policy tables of the wrong size");
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    Policy pol;
+    policy_view(g->r, (const double *)buf.buf, &pol);
+    double value;
+    int rc = greedy_finish(g, depth, greed, &pol, me, &value);
+    PyBuffer_Release(&buf);
+    if (rc) return PyErr_NoMemory();
+    return Py_BuildValue("(dN)", value, write_mt_to(g, state));
+}
+
+/* choose(mt_state, greed, policy doubles) -> (packed move or -1, new mt_state): Playout.choose here */
+static PyObject *Game_choose(GameObject *self, PyObject *args) {
+    double greed;
+    PyObject *state;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "Ody*", &state, &greed, &buf)) return NULL;
+    Game *g = &self->g;
+    if ((size_t)buf.len != sizeof(double) * policy_size(g->r) || read_mt(g, state)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "choose: policy tables of the wrong size");
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    Policy pol;
+    policy_view(g->r, (const double *)buf.buf, &pol);
+    int64_t *tmp = NULL;
+    int cap = 0;
+    int64_t m = greedy_choose(g, &pol, greed, &tmp, &cap);
+    free(tmp);
+    PyBuffer_Release(&buf);
+    if (m == -2) return PyErr_NoMemory();
+    return Py_BuildValue("(LN)", (long long)m, write_mt_to(g, state));
+}
+
+static PyObject *Game_mark(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.nstack); }
+
+/* rewind(n): back to the position before the n-th push still on the undo stack (undoes the pushes after it) */
+static PyObject *Game_rewind(GameObject *self, PyObject *arg) {
+    long n = PyLong_AsLong(arg);
+    Game *g = &self->g;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0 || n > g->nstack) { PyErr_SetString(PyExc_IndexError, "rewind: no such mark"); return NULL; }
+    if (n < g->nstack) {
+        memcpy(g->st, g->stack + (size_t)n * g->block, (size_t)g->block * sizeof(int16_t));
+        g->nstack = (int)n;
+        g->moves_valid = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Game_side(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.x[X_TO_MOVE]); }
+
 static PyMethodDef Game_methods[] = {
+    {"choose", (PyCFunction)Game_choose, METH_VARARGS, "The search agent's greedy choice of a move here."},
+    {"mark", (PyCFunction)Game_mark, METH_NOARGS, "The undo stack's depth, for rewind."},
+    {"rewind", (PyCFunction)Game_rewind, METH_O, "Undo every push after a mark."},
+    {"side", (PyCFunction)Game_side, METH_NOARGS, "The side to move (0 or 1)."},
+    {"finish", (PyCFunction)Game_finish, METH_VARARGS, "The search agent's tail playout and evaluation."},
     {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
     {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},
     {"push", (PyCFunction)Game_push, METH_O, "Make a packed move (unchecked); returns its event records."},

@@ -89,6 +89,7 @@ def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dic
         state.push(rng.choice(moves))
         pushes += 1
     figures["push (+generate) per second"] = pushes / (time.process_time() - start)
+    figures["search-agent iterations/s"] = search_iterations(variant, seconds / 2, seed, compiled=False)
 
     tracemalloc.start()
     state = new_game(variant, rng)
@@ -97,6 +98,24 @@ def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dic
     tracemalloc.stop()
     figures["peak memory of one random game (KiB)"] = peak / 1024
     return figures
+
+
+def search_iterations(variant, seconds: float, seed: int, compiled: bool) -> float:
+    """The search agent's iterations per CPU second on midgame positions (``compiled``: its tail playouts in
+    the kernel, as it does by default when the fast path plays the variant)."""
+    from .ai.search import SearchAgent
+    from .observe import observe
+
+    positions = midgame_positions(variant, random.Random(seed), 3, 60)
+    # iterations per move: 100, fewer for a very short measurement (the figure is per iteration either way)
+    agent = SearchAgent("medium", seconds=None, iterations=max(10, min(100, int(seconds * 200))), compiled=compiled)
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for i, state in enumerate(positions):
+            agent.choose_move(observe(state, state.player), random.Random(seed + i))
+            done += agent.last_iterations
+    return done / (time.process_time() - start)
 
 
 def _playout_figures(variant, rng: random.Random, seconds: float, play) -> dict:
@@ -153,6 +172,7 @@ def _measure_fast(variant, seconds: float, seed: int) -> dict:
         fast.push(rng.choice(moves))
         pushes += 1
     figures["push (+generate) per second"] = pushes / (time.process_time() - start)
+    figures["search-agent iterations/s"] = search_iterations(variant, seconds / 2, seed, compiled=True)
     return figures
 
 

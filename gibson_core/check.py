@@ -7,7 +7,7 @@ from pathlib import Path
 
 import attrs
 
-from .errors import GibsonError, IllegalMoveError, VariantError
+from .errors import GibsonError, IllegalMoveError, VariantError, quote
 from .moves import Move
 from .plugins import load_variant
 from .state import GameState
@@ -51,7 +51,7 @@ def build_case_state(variant_name: str, case: dict) -> GameState:
         handled = state._has.get("gibson_vector_setup") and state._hooks.gibson_vector_setup(
             state=state, key=key, value=value)
         if not handled:
-            raise GibsonError(f"case key {key!r} is not known to {variant_name}")
+            raise GibsonError(f"case key {quote(key)} is not known to {variant_name}")
     return state
 
 
@@ -141,7 +141,7 @@ def check_expectations(state: GameState, expect: dict, variant_name: str) -> str
             continue
         actual = state._hooks.gibson_vector_expect(state=state, key=key) if state._has.get("gibson_vector_expect") else None
         if actual is None:
-            problems.append(f"expect key {key!r} is not known to {variant_name}")
+            problems.append(f"expect key {quote(key)} is not known to {variant_name}")
         elif actual != value:
             problems.append(f"{key}: expected {value}, got {actual}")
     return "; ".join(problems)

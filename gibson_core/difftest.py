@@ -12,6 +12,7 @@ import random
 
 from .bench import new_game, random_playout
 from .fastpath import FastGame, engine_for, state_snapshot, unsupported
+from .moves import Move
 from .plugins import load_variant, variant_names
 from .state import GameState
 
@@ -71,8 +72,31 @@ def compare_game(variant, seed: int, max_plies: int = 400, undo_every: int = 7, 
     ``sparse``: from a :func:`skirmish` position instead of two random set-ups."""
     rng = random.Random(f"difftest:{variant.name}:{seed}:{sparse}")  # str seeds hash the same in every process
     state = skirmish(variant, rng) if sparse else new_game(variant, rng)
-    fast = FastGame(state)
     where = f"{variant.name} {variant.options} seed {seed}" + (" (skirmish)" if sparse else "")
+    return compare_play(state, rng.choice, max_plies, where, undo_every)
+
+
+def compare_moves(state: GameState, moves: list[str], where: str) -> int:
+    """Play ``moves`` (notation, each must be legal) from ``state`` in both engines, comparing after every ply
+    as :func:`compare_game` does: for rules random play rarely reaches. Returns the plies played."""
+    script = iter(moves)
+
+    def choose(legal):
+        text = next(script, None)
+        if text is None:
+            return None
+        move = Move.parse(text)
+        if move not in legal:
+            raise Mismatch(f"{where}: {text} is not legal here (the script is wrong)")
+        return move
+
+    return compare_play(state, choose, len(moves), where, undo_every=2)
+
+
+def compare_play(state: GameState, choose, max_plies: int, where: str, undo_every: int = 7) -> int:
+    """Play from ``state`` (a copy goes into the kernel) with ``choose(legal moves) -> move or None`` in both
+    engines, comparing legal moves, position, tokens, events and results after every ply; returns plies."""
+    fast = FastGame(state)
     ply = 0
     while ply < max_plies:
         moves = state.legal_moves()
@@ -80,8 +104,10 @@ def compare_game(variant, seed: int, max_plies: int = 400, undo_every: int = 7, 
         if not moves:
             _check("result", ply, state.outcome(), fast.outcome(), where)
             break
-        move = rng.choice(moves)
-        if undo_every and ply % undo_every == 3:  # a push/pop round trip first: the undo must be exact
+        move = choose(moves)
+        if move is None:
+            break
+        if undo_every and ply % undo_every == undo_every // 2:  # a push/pop round trip first: exact undo
             before = state_snapshot(state)
             fast.push(move)
             fast.pop()
@@ -111,12 +137,44 @@ def compare_playout(variant, seed: int) -> int:
     return plies
 
 
+def compare_search_playouts(variant, seed: int, count: int = 20, depth: int = 6) -> int:
+    """The search agent's tail playouts (:meth:`~gibson_core.ai.search.Playout.finish`) against the kernel's
+    from positions along a random game and a skirmish: same value, same generator state. Returns how many."""
+    from .ai.search import Playout
+    from .fastpath import Kernel
+
+    kernel = Kernel.for_variant(variant)
+    rng = random.Random(f"difftest-search:{variant.name}:{seed}")
+    done = 0
+    for state in (new_game(variant, rng), skirmish(variant, rng)):
+        while done < count and state.result is None and state.legal_moves():
+            me = rng.randrange(2)
+            mine, theirs = random.Random(rng.random()), random.Random()
+            theirs.setstate(mine.getstate())
+            value = Playout(variant, mine).finish(state.copy(), depth, me)
+            fast = kernel.finish_value(state, depth, theirs, 0.9, me)
+            where = f"{variant.name} {variant.options} seed {seed} (search playout {done})"
+            _check("search playout value", state.ply, value, fast, where)
+            _check("generator state", state.ply, mine.getstate(), theirs.getstate(), where)
+            policy = Playout(variant, mine).choose(state.copy())  # and the policy's choice at the node itself
+            _check("search policy choice", state.ply, policy, FastGame(state).choose(theirs, 0.9), where)
+            _check("generator state", state.ply, mine.getstate(), theirs.getstate(), where)
+            done += 1
+            for _ in range(rng.randrange(1, 12)):  # further into the game
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                state.push(rng.choice(moves))
+    return done
+
+
 def run(games: int, seed: int = 0, configs: list | None = None, max_plies: int = 400,
         playouts: int | None = None) -> dict:
     """``games`` compared games (every other one a skirmish) and ``playouts`` (default: as many) compared
     whole playouts per configuration the kernel plays; raises :class:`Mismatch` at the first difference.
     Returns counts, and the configurations left to Python with the reason."""
-    totals = {"games": 0, "plies": 0, "playouts": 0, "playout plies": 0, "python only": []}
+    totals = {"games": 0, "plies": 0, "playouts": 0, "playout plies": 0, "search playouts": 0,
+              "python only": []}
     for name, options in configs or configurations():
         variant = load_variant(name, options or None)
         if engine_for(variant) != "fast":
@@ -128,4 +186,5 @@ def run(games: int, seed: int = 0, configs: list | None = None, max_plies: int =
         for i in range(games if playouts is None else playouts):
             totals["playout plies"] += compare_playout(variant, seed + i)
             totals["playouts"] += 1
+            totals["search playouts"] += compare_search_playouts(variant, seed + i)
     return totals

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import reprlib
+
 QUOTE_LIMIT = 60
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = QUOTE_LIMIT
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 6
+_SHORT.maxlevel = 3
 
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``):
-    no message echoes unbounded input."""
-    if not isinstance(text, str):
-        if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
-            return f"<a {text.bit_length():,}-bit number>"
-        text = str(text) if isinstance(text, int | float | bool) or text is None else f"<{type(text).__name__}>"
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text):,} characters)"
+    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``);
+    other values as a short repr (``[1, 2, 3, 4, 5, 6, ...]``): no message echoes unbounded input."""
+    if isinstance(text, str):
+        if len(text) <= limit:
+            return repr(text)
+        return f"{text[:limit]!r}… ({len(text):,} characters)"
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
+        return f"<a {text.bit_length():,}-bit number>"
+    try:
+        return _SHORT.repr(text)
+    except Exception:  # a third party's object whose repr fails: its type is enough
+        return f"<{type(text).__name__}>"
 
 
 class GibsonError(Exception):
@@ -53,12 +62,28 @@ class UnknownPlayerError(GibsonError, ValueError):
     """A name that is not one of the variant's two players."""
 
 
+class UnknownPieceError(GibsonError, ValueError):
+    """A piece handle that is no piece of the game."""
+
+
+class NothingToUndoError(GibsonError, IndexError):
+    """``pop`` with no move to take back."""
+
+
 class SetupError(GibsonError, ValueError):
     """A set-up that does not fit the variant (counts, zone, unknown pieces)."""
 
 
 class OptionError(GibsonError, ValueError):
     """A variant option that the variant does not declare, or a value of the wrong kind or out of range."""
+
+
+class UsageError(GibsonError, ValueError):
+    """A command-line argument that does not fit the data it names (an agent, a viewer, a record)."""
+
+
+class AgentError(UsageError):
+    """An agent name or an agent setting that no agent accepts."""
 
 
 class RecordError(GibsonError, ValueError):
@@ -81,8 +106,8 @@ class Problem:
         if self.line is not None:
             where += f":{self.line}"
         if self.path:
-            where += f": {self.path}"
-        return f"{where}: {self.message}"
+            where += f": {self.path}" if where else self.path
+        return f"{where}: {self.message}" if where else self.message
 
     def __repr__(self) -> str:
         return f"Problem({self.file!r}, {self.path!r}, {self.line!r}, {self.message!r})"
@@ -109,4 +134,4 @@ class PluginError(GibsonError):
     def __init__(self, plugin: str, reason: str):
         self.plugin = plugin
         self.reason = reason
-        super().__init__(f"plugin {plugin!r}: {reason}")
+        super().__init__(f"plugin {quote(plugin, 80)}: {reason}")

@@ -254,6 +254,7 @@ class Kernel:
         self.effects: list = []  # Effect objects by the kernel's effect id
         self.actions: list = []  # Action objects by the kernel's action id
         self._sqlists: dict[int, tuple] = {}
+        self._policy: bytes | None = None
         self.rules = module.Rules(self._compile())
         self._moves: dict[int, Move] = {}
         self._codes: dict[Move, int] = {}
@@ -578,6 +579,40 @@ class Kernel:
             game.set_tokens(*flags[0], *flags[1], *watches[0], *watches[1])
         return game
 
+    def policy(self) -> bytes:
+        """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
+        values, scarce types, square terms, and with Flags the steps of each type to each Base and to every
+        square (``gibson_core.ai.values``)."""
+        if self._policy is None:
+            from .ai import values as vals
+
+            v = self.variant
+            nt, size = len(v.types), v.grid.size
+            scarce = vals.scarce_types(v)
+            flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(scarce))]
+            flat += list(vals.piece_values(v)) + [float(t in scarce) for t in range(nt)]
+            flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
+            flags = v.rules.get("flags")
+            if flags is not None:
+                flat += [x for base in flags.bases for t in range(nt) for x in vals.distance_to(v, t, base)]
+                flat += [x for t in range(nt) for target in range(size) for x in vals.distance_to(v, t, target)]
+            self._policy = array("d", flat).tobytes()
+        return self._policy
+
+    def finish_value(self, state: GameState, depth: int, rng: random.Random, greed: float, player: int) -> float:
+        """:meth:`gibson_core.ai.search.Playout.finish` in the kernel: from ``state`` (not changed), up to
+        ``depth`` moves of the greedy playout policy, the no-move ending, then
+        :func:`~gibson_core.ai.values.evaluate` for ``player``. Same choices, same value, same advance of
+        ``rng`` as the Python policy."""
+        if state.result is not None:  # nothing to play: the evaluation of the end
+            from .ai.values import evaluate
+
+            return evaluate(state, player)
+        version, mt, gauss = rng.getstate()
+        value, mt = self.game(state).finish(depth, mt, greed, self.policy(), player)
+        rng.setstate((version, mt, gauss))
+        return value
+
     def tokens(self, game) -> dict:
         """A kernel Game's tokens as ``GameState.tokens`` holds them."""
         if "flags" not in self.variant.rules:
@@ -589,6 +624,44 @@ class Kernel:
             if pid:
                 out[f"{AGROUND}{players[p]}"] = (pid, ply)
         return out
+
+
+_U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit word of the generator's state
+
+
+class Twister:
+    """A ``random.Random``'s Mersenne Twister lent to the kernel for a while: :meth:`take` copies the
+    generator's state into a buffer the kernel advances in place (no state tuples per call), :meth:`give` puts
+    it back into the ``Random``. Between the two the ``Random`` itself must not be used. Every kernel method
+    that takes a ``Random`` also takes a Twister."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.buf = bytearray(625 * 4)
+        self._rest: tuple = ()
+        self.take()
+
+    def take(self) -> None:
+        """Copy the Random's current state in (after Python code has drawn from it)."""
+        version, mt, gauss = self.rng.getstate()
+        self._rest = (version, gauss)
+        self.buf[:] = array(_U32, mt).tobytes()
+
+    def give(self) -> None:
+        """Put the advanced state back into the Random (before Python code draws from it)."""
+        version, gauss = self._rest
+        self.rng.setstate((version, tuple(array(_U32, bytes(self.buf))), gauss))
+
+
+def _drawing(rng, call):
+    """``call(state)`` with the kernel's view of a generator (a Twister's buffer, advanced in place, or a
+    Random's state tuple, put back afterwards); returns the call's first result."""
+    if isinstance(rng, Twister):
+        return call(rng.buf)[0]
+    version, mt, gauss = rng.getstate()
+    out, mt = call(mt)
+    rng.setstate((version, mt, gauss))
+    return out
 
 
 class FastGame:
@@ -629,22 +702,24 @@ class FastGame:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move, in the reference engine's order (empty once over)."""
         if self._legal is None:
-            move = self.kernel.move
-            self._legal = [move(c) for c in self.game.legal()]
+            self._legal = list(map(self.kernel.move, self.game.legal()))
         return self._legal
 
     def push(self, move: Move) -> None:
         """Make a move without checking it (as :meth:`GameState.push`)."""
-        self._hist.append([move, self.game.push(self.kernel.code(move)), None])
+        records = self.game.push(self.kernel.code(move))
+        self._hist.append([move, records, None])
         self._legal = None
-        self.result = self.kernel.result(*self.game.result())
+        if records and records[-1][0] == EV_GAMEOVER:  # a game-over event is always a move's last
+            self.result = self.kernel.result(*self.game.result())
 
     def pop(self) -> Move:
         """Undo the last push made on this FastGame; returns its move."""
         self.game.pop()
         move = self._hist.pop()[0]
         self._legal = None
-        self.result = self.kernel.result(*self.game.result())
+        if self.result is not None:  # no result after the move means none before it either
+            self.result = self.kernel.result(*self.game.result())
         return move
 
     def outcome(self) -> Result | None:
@@ -657,6 +732,39 @@ class FastGame:
                 self._hist[-1][2] += self.kernel.events(records)
             self._legal = []
         return self.result
+
+    @property
+    def to_move(self) -> int:
+        """The side to move, 0 or 1."""
+        return self.game.side()
+
+    def mark(self) -> tuple:
+        """A mark of this point of the game for :meth:`rewind`."""
+        return self.game.mark(), len(self._hist)
+
+    def rewind(self, mark: tuple) -> None:
+        """Undo every push (and tail playout) made after ``mark``."""
+        depth, n = mark
+        self.game.rewind(depth)
+        del self._hist[n:]
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+
+    def choose(self, rng: random.Random | Twister, greed: float) -> Move | None:
+        """The move :meth:`gibson_core.ai.search.Playout.choose` would choose here with ``rng`` (advanced
+        the same way), or None when there is none."""
+        code = _drawing(rng, lambda mt: self.game.choose(mt, greed, self.kernel.policy()))
+        return None if code < 0 else self.kernel.move(code)
+
+    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int) -> float:
+        """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""
+        if self.result is not None:
+            return 1000.0 * (0 if self.result.winner is None else
+                             1 if self.result.winner == self.variant.players[player] else -1)
+        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(), player))
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+        return value
 
     def playout(self, rng: random.Random, max_plies: int = 100_000) -> int:
         """Random legal moves until the game ends, chosen exactly as ``rng.choice`` would choose them (the
@@ -695,13 +803,27 @@ def state_snapshot(state: GameState) -> dict:
             "ply": state.ply, "tokens": dict(state.tokens), "result": state.result}
 
 
-def batch_playouts(states: list[GameState], seeds: list[int], max_plies: int = 100_000) -> list[tuple]:
+def batch_playouts(states: list[GameState], seeds: list[int], max_plies: int = 100_000,
+                   threads: int = 1) -> list[tuple]:
     """Random playouts of many games in the kernel with the GIL released; game ``i`` makes the choices of
     ``random.Random(seeds[i]).choice`` (seeds: ints, 0 <= seed < 2**64; the kernel seeds its Mersenne Twister
-    exactly as CPython does). Returns ``(plies, Result)`` per game; the states are not changed."""
+    exactly as CPython does). ``threads`` > 1 plays slices of the games in that many threads at once (the
+    results do not depend on it). Returns ``(plies, Result)`` per game; the states are not changed."""
     if not states:
         return []
+    if len(seeds) != len(states):
+        raise ValueError(f"batch_playouts: {len(states)} games but {len(seeds)} seeds")
     kernel = Kernel.for_variant(states[0].variant)
     games = [kernel.game(s) for s in states]
-    out = kernel.module.batch(games, list(seeds), max_plies)
-    return [(plies, kernel.result(*g.state()[7])) for (plies, _k, _w), g in zip(out, games, strict=True)]
+    seeds = list(seeds)
+    if threads <= 1:
+        out = kernel.module.batch(games, seeds, max_plies)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        step = -(-len(games) // threads)
+        slices = [(games[i:i + step], seeds[i:i + step]) for i in range(0, len(games), step)]
+        with ThreadPoolExecutor(len(slices)) as pool:
+            parts = pool.map(lambda part: kernel.module.batch(part[0], part[1], max_plies), slices)
+            out = [row for part in parts for row in part]
+    return [(plies, kernel.result(*g.result())) for (plies, _k, _w), g in zip(out, games, strict=True)]

@@ -59,13 +59,6 @@ class Observation:
                 counts[piece.type] -= 1
         return {k: v for k, v in counts.items() if v > 0}
 
-    def beliefs(self, variant) -> dict:
-        """What each unrevealed enemy piece can still be, from this view alone: ``{handle: {type id:
-        probability}}`` (see :mod:`gibson_core.ai.beliefs`)."""
-        from .ai.beliefs import beliefs
-
-        return beliefs(self, variant)
-
     @property
     def my_turn(self) -> bool:
         """True when this player is to move and the game goes on."""
@@ -80,8 +73,7 @@ def observe(state, player) -> Observation:
     variant = state.variant
     everything = player is REVEAL_ALL
     p = -1 if everything else variant.player_index(player)
-    pieces = [state._piece(pid, everything or state.owner[pid] == p or state.revealed[pid])
-              for pid in range(1, len(state.owner)) if state.square[pid] >= 0]
+    pieces = _pieces(state, p, everything)
     log = _player_log(state, player)
     removed = [Piece(e.handle, e.owner, e.square, e.type, e.public, True)
                for _entry, events in log for e in events if isinstance(e, Removed)]
@@ -102,6 +94,27 @@ def observe(state, player) -> Observation:
         legal_moves=legal,
         result=result,
     )
+
+
+def _pieces(state, p: int, everything: bool = False) -> list:
+    """The pieces on the board as player ``p`` sees them (every type with ``everything``), in handle order.
+    A piece's view depends only on (handle, square, type if known, revealed, moved), so each such view is
+    built once per game and reused: a server sending views after every move spends its time on what
+    changed."""
+    cache = state.__dict__.setdefault("_observed_pieces", {})
+    owner, square, revealed, moved, ptype = state.owner, state.square, state.revealed, state.moved, state.ptype
+    out = []
+    for pid in range(1, len(owner)):
+        sq = square[pid]
+        if sq < 0:
+            continue
+        known = everything or owner[pid] == p or revealed[pid]
+        key = (pid, sq, ptype[pid] if known else -1, revealed[pid], moved[pid])
+        piece = cache.get(key)
+        if piece is None:
+            piece = cache[key] = state.piece(pid, known)
+        out.append(piece)
+    return out
 
 
 #: The word for the full reveal on command lines (``--as all``); variants may not name a player so.

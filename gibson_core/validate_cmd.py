@@ -3,7 +3,7 @@ key path and line, or a one-line summary of each valid variant."""
 
 from __future__ import annotations
 
-from .errors import VariantError
+from .errors import GibsonError, VariantError
 from .variant import load_variant_file
 
 
@@ -18,6 +18,10 @@ def validate_files(paths: list[str]) -> tuple[list[str], int]:
             bad += 1
             lines.extend(str(problem) for problem in exc.problems)
             lines.append(f"{path}: {len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}")
+            continue
+        except GibsonError as exc:  # a parent's plugin or an option's hooks that fail: this file only
+            bad += 1
+            lines.append(f"{path}: {exc}")
             continue
         lines.append(f"{path}: ok: {variant.summary()}")
     return lines, bad

@@ -13,8 +13,10 @@ from gibson_core import difftest, fastpath
 from gibson_core.bench import measure, new_game, random_playout
 from gibson_core.cli import main
 from gibson_core.hookspecs import hookimpl
+from gibson_core.moves import Move
 from gibson_core.pieces import PieceType
 from gibson_core.plugins import game_plugin_manager, load_variant
+from gibson_core.state import GameState
 
 needs_kernel = pytest.mark.skipif(fastpath.kernel_module() is None, reason="the C kernel is not built here")
 
@@ -91,6 +93,7 @@ def test_batch_playouts_choose_as_random_Random_of_each_seed():
     states = [new_game(variant, rng) for _ in range(5)]
     seeds = [0, 1, 2**32, 2**64 - 1, 987654321012]
     batch = fastpath.batch_playouts(states, seeds)
+    assert fastpath.batch_playouts(states, seeds, threads=2) == batch  # the GIL is released: threads play at once
     assert batch == [(random_playout(s, random.Random(seed)), s.result) for s, seed in zip(states, seeds, strict=True)]
 
 
@@ -120,3 +123,69 @@ def test_difftest_command_reports_identical_games(capsys):
     assert main(["difftest", "lattaque", "dover-patrol", "--games", "1", "--max-plies", "30"]) == 0
     out = capsys.readouterr().out
     assert "identical in both engines" in out
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["dover-patrol", "tri-tactics"])
+def test_search_agent_chooses_the_same_with_either_engine(name, monkeypatch):
+    """Its tail playouts run in the kernel when it is built, with the same choices: so the same move."""
+    from gibson_core.ai.search import SearchAgent
+    from gibson_core.bench import midgame_positions
+    from gibson_core.observe import observe
+
+    variant = load_variant(name)
+    state = midgame_positions(variant, random.Random(4), 1, 40)[0]
+    obs = observe(state, state.player)
+    agent = SearchAgent("easy", seconds=None, iterations=60)
+    fast = agent.choose_move(obs, random.Random(9))
+    monkeypatch.setenv(fastpath.ENV, "0")
+    assert fastpath.kernel_or_none(variant) is None
+    assert agent.choose_move(obs, random.Random(9)) == fast
+
+
+@needs_kernel
+def test_rules_random_play_rarely_reaches_are_compared_on_scripts():
+    """A Submarine's whole journey up the river onto the enemy Lake (an arrival win by a path) and a Flag
+    handed over onto its own Base, played in both engines with everything compared after every ply."""
+    tri = load_variant("tri-tactics")
+    river = GameState.from_position(tri, {"f9": "blue SM", "a1": "blue Army", "a12": "red Army", "c12": "red Bn"},
+                                     "blue")
+    shuttle = ["a12-a11", "a11-a12"] * 3
+    journey = ["f9-f10", shuttle[0], "f10-g10", shuttle[1], "g10-h10", shuttle[2], "h10-i10", shuttle[3], "i10-i11"]
+    assert difftest.compare_moves(river, journey, "river journey") == len(journey)
+    assert river.result.winner == "blue" and "river" in river.result.reason
+    dover = load_variant("dover-patrol")
+    home = GameState.from_position(dover, {"b3": "blue Dst", "c3": "blue SM", "h12": "red Dst", "a12": "red SM"},
+                                   "blue")
+    dover.rules["flags"].place(home, {"blue": "b3"})  # the Destroyer next to its Base carries its own Flag
+    assert difftest.compare_moves(home, ["b3>c3", "h12-h11"], "hand-over home") == 2
+    assert home.tokens["flag:blue"] == ("c3", 0, False)
+    assert any(getattr(e, "reason", "") == "handed over onto its own Base" for e in home.history[0][1])
+
+
+@needs_kernel
+def test_the_kernel_refuses_an_action_the_piece_does_not_have():
+    """push is unchecked, as GameState.push, but an impossible action is refused rather than crashing."""
+    variant = load_variant("lattaque")
+    game = fastpath.FastGame(new_game(variant, random.Random(2)))
+    origin = game.legal_moves()[0].origin
+    for text in (f"{origin}@", f"{origin}>{origin}"):
+        with pytest.raises(ValueError, match="not a move of this position"):
+            game.push(Move.parse(text))
+    assert game.legal_moves() and game.history == []
+
+
+@needs_kernel
+def test_a_twister_lends_the_generator_to_the_kernel_and_gives_it_back():
+    from gibson_core.ai.search import Playout
+
+    variant = load_variant("aviation")
+    state = new_game(variant, random.Random(1))
+    rng, twin = random.Random(5), random.Random(5)
+    twister = fastpath.Twister(rng)
+    game = fastpath.FastGame(state)
+    compiled = [game.choose(twister, 0.9) for _ in range(4)]
+    twister.give()
+    policy = Playout(variant, twin)
+    assert compiled == [policy.choose(state) for _ in range(4)]
+    assert rng.getstate() == twin.getstate()

@@ -103,6 +103,10 @@ class LessonScene(PlayScene):
             self.message = "Not that move: read the hint and try again"
             self.select(None)
 
+    def status_text(self) -> str:
+        """The play screen's status, or that the lesson is done once its move is played."""
+        return "Lesson done" if self.session.events else super().status_text()
+
     def game_over(self) -> None:
         """A lesson that wins the game stays on screen: the panel says so."""
 

@@ -183,14 +183,23 @@ class PlayScene(PositionScene):
             self.select(None)
 
     def attack_rule_note(self, square: str) -> str:
-        """Why clicking ``square`` does nothing when it holds an enemy piece next to one of ours, or next to
-        the selected piece: in this family a piece attacks after moving, from its new square."""
+        """Why clicking ``square`` did nothing, when the family's attack rule is the reason: an enemy piece next
+        to one of ours or to the selected piece (a piece attacks after moving, from its new square), or one
+        of ours beside an enemy that has no move (so it cannot attack either)."""
         piece = self.obs.piece_at(square)
-        if piece is None or piece.owner == self.viewer:
+        if piece is None:
             return ""
         grid = self.variant.grid
         sq = grid.index[square]
         near = {grid.names[n] for n in (*grid.orth[sq], *grid.diag[sq])}
+        if piece.owner == self.viewer:
+            ptype = self.variant.type_of(piece.type)
+            if not ptype.mobile:
+                return f"A {ptype.name} never moves, so it never attacks."
+            if any((p := self.obs.piece_at(s)) is not None and p.owner != self.viewer for s in near):
+                return (f"The {ptype.name} cannot attack from where it stands: a piece attacks after moving, "
+                        "and it has no square to move to.")
+            return ""
         if self.origin is not None and self.origin in near:
             mine = self.obs.piece_at(self.origin)
             name = self.variant.type_of(mine.type).name if mine and mine.type else "piece"
