@@ -12,6 +12,7 @@ from pathlib import Path
 from .cliargs import (
     OneLineParser,
     agents_from_text,
+    count,
     input_file,
     output_file,
     ply_number,
@@ -136,6 +137,13 @@ def cmd_bench(args) -> int:
     checked = {name: check_options(name, chosen) for name in names}  # every name and option before measuring
     for name in names:
         options = checked[name]
+        if args.agent:  # the time an agent takes to choose a move (gibson_core.ai.timing)
+            from .ai.timing import time_agent
+
+            figures = time_agent(name, args.agent, args.positions, options=options)
+            print(format_table(name, figures).replace("(one core)", f"--agent {args.agent}"))
+            print()
+            continue
         variant = load_variant(name, options or None)
         fast = engine_for(variant) == "fast"
         engines = {"auto": ["fast" if fast else "python"], "both": ["python", "fast"]}.get(args.engine, [args.engine])
@@ -209,13 +217,15 @@ def build_parser() -> OneLineParser:
                    help="RL environment steps/s with observation tensors and masks (needs the rl extra)")
     p.add_argument("--engine", choices=("auto", "python", "fast", "both"), default="auto",
                    help="auto: the fast path when it plays the variant, else the python engine")
+    p.add_argument("--agent", help="time this agent's moves instead (e.g. search-medium, search-hard)")
+    p.add_argument("--positions", type=count, default=20, help="with --agent: midgame positions to time")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("difftest", help="prove the fast path identical to the python engine on random games")
     p.add_argument("variants", nargs="*", help="only these variants (default: every variant and option)")
-    p.add_argument("--games", type=int, default=20, help="games per variant and option")
+    p.add_argument("--games", type=count, default=20, help="games per variant and option")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-plies", type=int, default=400, help="plies compared move by move per game")
+    p.add_argument("--max-plies", type=count, default=400, help="plies compared move by move per game")
     p.set_defaults(func=cmd_difftest)
 
     for module in COMMAND_MODULES:

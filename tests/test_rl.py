@@ -5,6 +5,7 @@ information in the tensors, and seeded reproducibility."""
 import random
 import warnings
 
+import gibson_rl.pettingzoo  # noqa: F401  (first: importing pettingzoo would change SDL's audio driver)
 import numpy as np
 import pytest
 from gibson_rl import ActionError, ActionSpace, Encoder, Episode, action_to_move, move_to_action
@@ -257,6 +258,20 @@ def test_a_move_that_is_not_legal_is_refused_and_changes_nothing():
     with pytest.raises(IllegalMoveError):
         ep.step(illegal)
     assert np.array_equal(before, ep.tensor(ep.current))
+
+
+def test_a_bad_setup_at_reset_is_refused():
+    from gibson_core.errors import SetupError
+
+    for mode in ("random", "phase"):
+        episode = Episode("lattaque", setup=mode)
+        episode.reset(1)
+        before = (episode.tensor("blue"), episode.mask().copy(), episode.current)
+        with pytest.raises(SetupError):
+            episode.reset(2, {"blue": {"a1": "Flag"}})
+        after = (episode.tensor("blue"), episode.mask(), episode.current)
+        assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
+        assert before[2] == after[2]
 
 
 def test_unknown_environment_options_are_refused():

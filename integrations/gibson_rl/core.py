@@ -18,7 +18,7 @@ import numpy as np
 from gibson_core.errors import GibsonError, IllegalMoveError
 from gibson_core.plugins import load_variant
 from gibson_core.seeding import first_player, setup_rng
-from gibson_core.setup import random_setup
+from gibson_core.setup import random_setup, validate_setup
 from gibson_core.state import GameState
 
 from .actions import Placement, action_space
@@ -62,10 +62,12 @@ class Episode:
     # -- starting ---------------------------------------------------------------------------------------
     def reset(self, seed=None, setups: dict | None = None) -> None:
         """A new game (``setups``: ``{player: {square: type id}}`` for players who bring their own)."""
+        setups = dict(setups or {})
+        for player, setup in setups.items():  # checked first: a refused set-up changes nothing
+            validate_setup(self.variant, player, setup)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         self.seed = seed
-        setups = dict(setups or {})
         self.first = first_player(seed, self.players)
         self.state = None
         self._mask_cache = None
