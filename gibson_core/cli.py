@@ -12,7 +12,9 @@ from pathlib import Path
 from .cliargs import (
     OneLineParser,
     agents_from_text,
+    count,
     input_file,
+    known_variants,
     output_file,
     ply_number,
     positive_seconds,
@@ -143,6 +145,7 @@ def cmd_bench(args) -> int:
 def cmd_difftest(args) -> int:
     from . import difftest
 
+    known_variants(args.variants)
     configs = [c for c in difftest.configurations() if not args.variants or c[0] in args.variants]
     try:
         totals = difftest.run(args.games, args.seed, configs, args.max_plies)
@@ -204,9 +207,9 @@ def build_parser() -> OneLineParser:
 
     p = sub.add_parser("difftest", help="prove the fast path identical to the python engine on random games")
     p.add_argument("variants", nargs="*", help="only these variants (default: every variant and option)")
-    p.add_argument("--games", type=int, default=20, help="games per variant and option")
+    p.add_argument("--games", type=count, default=20, help="games per variant and option")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-plies", type=int, default=400, help="plies compared move by move per game")
+    p.add_argument("--max-plies", type=count, default=400, help="plies compared move by move per game")
     p.set_defaults(func=cmd_difftest)
 
     for module in COMMAND_MODULES:
@@ -225,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # ``gibson replay g.json | head``: the reader has gone; not an error of ours
         return quiet_broken_pipe()
+    except KeyboardInterrupt:  # Ctrl-C: the user asked to stop; one line, no traceback
+        print(f"gibson {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover
