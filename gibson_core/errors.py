@@ -11,6 +11,11 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 6
 _SHORT.maxlevel = 3
 
 
+# What ``json.loads`` raises on hostile text: JSONDecodeError and the 4,300-digit integer limit are ValueErrors;
+# arrays nested 100,000 deep end in RecursionError. Every reader of untrusted JSON catches all of them.
+JSON_ERRORS = (ValueError, RecursionError)
+
+
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``);
     other values as a short repr (``[1, 2, 3, 4, 5, 6, ...]``): no message echoes unbounded input."""
