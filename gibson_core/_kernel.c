@@ -1131,8 +1131,17 @@ static PyObject *Game_push(GameObject *self, PyObject *arg) {
     Game *g = &self->g;
     int o = (int)(m & 0xFFF), d = (int)((m >> 12) & 0xFFF), a = (int)((m >> 24) & 0xFFF);
     int kind = (int)(m >> 36);
-    if (o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size) || !g->board[o]
-        || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))) {
+    int bad = m < 0 || o >= g->size || (kind == KIND_MOVE && d >= g->size) || (a != NO_TARGET && a >= g->size)
+              || !g->board[o] || kind > KIND_HANDOVER || (kind >= KIND_FIRE && (a == NO_TARGET || !g->board[a]))
+              || (kind == KIND_HANDOVER && !g->r->sec[S_FLAGS][G_HAS]);
+    if (!bad && (kind == KIND_ILLUMINATE || kind == KIND_FIRE)) { /* the piece must have that action */
+        const int32_t *acts = g->r->sec[S_ACTION];
+        int off = acts[0] ? acts[1 + g->ptype[g->board[o]]] : -1, found = 0;
+        for (int k = 0; off >= 0 && k < acts[off]; k++)
+            if (acts[off + 1 + k * A_STRIDE + A_KIND] == kind) found = 1;
+        bad = !found;
+    }
+    if (bad) { /* unchecked like GameState.push, but never a crash: actions the piece lacks are refused */
         PyErr_SetString(PyExc_ValueError, "push: not a move of this position");
         return NULL;
     }
@@ -1203,7 +1212,24 @@ static PyObject *Game_result(GameObject *self, PyObject *unused) {
     return Py_BuildValue("(iiiii)", x[X_RES_KIND], x[X_RES_WINNER], x[X_RES_A], x[X_RES_B], x[X_RES_C]);
 }
 
+/* A generator state is either the 625 numbers of random.Random.getstate()[1] (a new tuple is returned) or a
+ * bytearray of 624 words and the index as uint32 (fastpath.Twister), read and written back in place (None is
+ * returned): the search hands its generator to the kernel once per move instead of once per call. */
+#define TWISTER_BYTES (625 * 4)
+
 static int read_mt(Game *g, PyObject *state) {
+    if (PyByteArray_Check(state)) {
+        if (PyByteArray_GET_SIZE(state) != TWISTER_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "a Twister is 2,500 bytes");
+            return -1;
+        }
+        uint32_t idx;
+        memcpy(g->mt, PyByteArray_AS_STRING(state), 624 * 4);
+        memcpy(&idx, PyByteArray_AS_STRING(state) + 624 * 4, 4);
+        if (idx > 624) { PyErr_SetString(PyExc_ValueError, "bad state index"); return -1; }
+        g->mti = (int)idx;
+        return 0;
+    }
     PyObject *fast = PySequence_Fast(state, "random state");
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 625) {
@@ -1223,7 +1249,13 @@ static int read_mt(Game *g, PyObject *state) {
     return 0;
 }
 
-static PyObject *write_mt(Game *g) {
+static PyObject *write_mt_to(Game *g, PyObject *state) {
+    if (PyByteArray_Check(state)) {
+        uint32_t idx = (uint32_t)g->mti;
+        memcpy(PyByteArray_AS_STRING(state), g->mt, 624 * 4);
+        memcpy(PyByteArray_AS_STRING(state) + 624 * 4, &idx, 4);
+        Py_RETURN_NONE;
+    }
     PyObject *out = PyTuple_New(625);
     if (!out) return NULL;
     for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(g->mt[i]));
@@ -1243,7 +1275,7 @@ static PyObject *Game_playout(GameObject *self, PyObject *args) {
     g->record = 1;
     g->nevents = 0;
     if (n < 0) return PyErr_NoMemory();
-    return Py_BuildValue("(lN)", n, write_mt(g));
+    return Py_BuildValue("(lN)", n, write_mt_to(g, state));
 }
 
 /* finish(depth, mt_state, greed, policy doubles, player) -> (value, new mt_state) */
@@ -1265,10 +1297,55 @@ static PyObject *Game_finish(GameObject *self, PyObject *args) {
     int rc = greedy_finish(g, depth, greed, &pol, me, &value);
     PyBuffer_Release(&buf);
     if (rc) return PyErr_NoMemory();
-    return Py_BuildValue("(dN)", value, write_mt(g));
+    return Py_BuildValue("(dN)", value, write_mt_to(g, state));
 }
 
+/* choose(mt_state, greed, policy doubles) -> (packed move or -1, new mt_state): Playout.choose here */
+static PyObject *Game_choose(GameObject *self, PyObject *args) {
+    double greed;
+    PyObject *state;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "Ody*", &state, &greed, &buf)) return NULL;
+    Game *g = &self->g;
+    if ((size_t)buf.len != sizeof(double) * policy_size(g->r) || read_mt(g, state)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "choose: policy tables of the wrong size");
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    Policy pol;
+    policy_view(g->r, (const double *)buf.buf, &pol);
+    int64_t *tmp = NULL;
+    int cap = 0;
+    int64_t m = greedy_choose(g, &pol, greed, &tmp, &cap);
+    free(tmp);
+    PyBuffer_Release(&buf);
+    if (m == -2) return PyErr_NoMemory();
+    return Py_BuildValue("(LN)", (long long)m, write_mt_to(g, state));
+}
+
+static PyObject *Game_mark(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.nstack); }
+
+/* rewind(n): back to the position before the n-th push still on the undo stack (undoes the pushes after it) */
+static PyObject *Game_rewind(GameObject *self, PyObject *arg) {
+    long n = PyLong_AsLong(arg);
+    Game *g = &self->g;
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0 || n > g->nstack) { PyErr_SetString(PyExc_IndexError, "rewind: no such mark"); return NULL; }
+    if (n < g->nstack) {
+        memcpy(g->st, g->stack + (size_t)n * g->block, (size_t)g->block * sizeof(int16_t));
+        g->nstack = (int)n;
+        g->moves_valid = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Game_side(GameObject *self, PyObject *unused) { return PyLong_FromLong(self->g.x[X_TO_MOVE]); }
+
 static PyMethodDef Game_methods[] = {
+    {"choose", (PyCFunction)Game_choose, METH_VARARGS, "The search agent's greedy choice of a move here."},
+    {"mark", (PyCFunction)Game_mark, METH_NOARGS, "The undo stack's depth, for rewind."},
+    {"rewind", (PyCFunction)Game_rewind, METH_O, "Undo every push after a mark."},
+    {"side", (PyCFunction)Game_side, METH_NOARGS, "The side to move (0 or 1)."},
     {"finish", (PyCFunction)Game_finish, METH_VARARGS, "The search agent's tail playout and evaluation."},
     {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
     {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},

@@ -20,7 +20,7 @@ from .cliargs import (
     positive_seconds,
     quiet_broken_pipe,
 )
-from .errors import GibsonError
+from .errors import GibsonError, VariantError
 from .options import check_options, parse_option_args
 from .plugins import load_errors, load_variant, plugin_manager, variant_names, variant_specs
 
@@ -33,6 +33,15 @@ def _variant(args):
     return load_variant(args.variant, check_options(args.variant, parse_option_args(args.option)))
 
 
+def one_line(exc: GibsonError) -> str:
+    """An error as one line: a variant file's first problem, and where to see the others."""
+    problems = getattr(exc, "problems", None)
+    if isinstance(exc, VariantError) and problems and len(problems) > 1:
+        first = problems[0]
+        return f"{first} (and {len(problems) - 1} more: gibson validate {first.file})"
+    return str(exc)
+
+
 def cmd_list(args) -> int:
     for name in variant_names():
         spec = variant_specs()[name]
@@ -40,7 +49,7 @@ def cmd_list(args) -> int:
             v = load_variant(name)
             print(f"{name:<22} {v.title} - {v.grid.files}x{v.grid.ranks}, {v.piece_count} pieces a side")
         except GibsonError as exc:
-            print(f"{name:<22} (cannot load: {exc})")
+            print(f"{name:<22} (cannot load: {one_line(exc)})")
         if spec.description:
             print(f"{'':<22} {spec.description}")
     for err in load_errors():
@@ -129,6 +138,13 @@ def cmd_bench(args) -> int:
     checked = {name: check_options(name, chosen) for name in names}  # every name and option before measuring
     for name in names:
         options = checked[name]
+        if args.agent:  # the time an agent takes to choose a move (gibson_core.ai.timing)
+            from .ai.timing import time_agent
+
+            figures = time_agent(name, args.agent, args.positions, options=options)
+            print(format_table(name, figures).replace("(one core)", f"--agent {args.agent}"))
+            print()
+            continue
         variant = load_variant(name, options or None)
         fast = engine_for(variant) == "fast"
         engines = {"auto": ["fast" if fast else "python"], "both": ["python", "fast"]}.get(args.engine, [args.engine])
@@ -203,6 +219,8 @@ def build_parser() -> OneLineParser:
                    help="RL environment steps/s with observation tensors and masks (needs the rl extra)")
     p.add_argument("--engine", choices=("auto", "python", "fast", "both"), default="auto",
                    help="auto: the fast path when it plays the variant, else the python engine")
+    p.add_argument("--agent", help="time this agent's moves instead (e.g. search-medium, search-hard)")
+    p.add_argument("--positions", type=count, default=20, help="with --agent: midgame positions to time")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("difftest", help="prove the fast path identical to the python engine on random games")
@@ -224,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args) or 0
     except GibsonError as exc:
-        print(f"gibson: {exc}", file=sys.stderr)
+        print(f"gibson: {one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # ``gibson replay g.json | head``: the reader has gone; not an error of ours
         return quiet_broken_pipe()

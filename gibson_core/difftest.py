@@ -156,6 +156,9 @@ def compare_search_playouts(variant, seed: int, count: int = 20, depth: int = 6)
             where = f"{variant.name} {variant.options} seed {seed} (search playout {done})"
             _check("search playout value", state.ply, value, fast, where)
             _check("generator state", state.ply, mine.getstate(), theirs.getstate(), where)
+            policy = Playout(variant, mine).choose(state.copy())  # and the policy's choice at the node itself
+            _check("search policy choice", state.ply, policy, FastGame(state).choose(theirs, 0.9), where)
+            _check("generator state", state.ply, mine.getstate(), theirs.getstate(), where)
             done += 1
             for _ in range(rng.randrange(1, 12)):  # further into the game
                 moves = state.legal_moves()

@@ -626,6 +626,44 @@ class Kernel:
         return out
 
 
+_U32 = "I" if array("I").itemsize == 4 else "L"  # a 32-bit word of the generator's state
+
+
+class Twister:
+    """A ``random.Random``'s Mersenne Twister lent to the kernel for a while: :meth:`take` copies the
+    generator's state into a buffer the kernel advances in place (no state tuples per call), :meth:`give` puts
+    it back into the ``Random``. Between the two the ``Random`` itself must not be used. Every kernel method
+    that takes a ``Random`` also takes a Twister."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.buf = bytearray(625 * 4)
+        self._rest: tuple = ()
+        self.take()
+
+    def take(self) -> None:
+        """Copy the Random's current state in (after Python code has drawn from it)."""
+        version, mt, gauss = self.rng.getstate()
+        self._rest = (version, gauss)
+        self.buf[:] = array(_U32, mt).tobytes()
+
+    def give(self) -> None:
+        """Put the advanced state back into the Random (before Python code draws from it)."""
+        version, gauss = self._rest
+        self.rng.setstate((version, tuple(array(_U32, bytes(self.buf))), gauss))
+
+
+def _drawing(rng, call):
+    """``call(state)`` with the kernel's view of a generator (a Twister's buffer, advanced in place, or a
+    Random's state tuple, put back afterwards); returns the call's first result."""
+    if isinstance(rng, Twister):
+        return call(rng.buf)[0]
+    version, mt, gauss = rng.getstate()
+    out, mt = call(mt)
+    rng.setstate((version, mt, gauss))
+    return out
+
+
 class FastGame:
     """A game in the kernel with the reference engine's interface for search and playouts.
 
@@ -694,6 +732,39 @@ class FastGame:
                 self._hist[-1][2] += self.kernel.events(records)
             self._legal = []
         return self.result
+
+    @property
+    def to_move(self) -> int:
+        """The side to move, 0 or 1."""
+        return self.game.side()
+
+    def mark(self) -> tuple:
+        """A mark of this point of the game for :meth:`rewind`."""
+        return self.game.mark(), len(self._hist)
+
+    def rewind(self, mark: tuple) -> None:
+        """Undo every push (and tail playout) made after ``mark``."""
+        depth, n = mark
+        self.game.rewind(depth)
+        del self._hist[n:]
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+
+    def choose(self, rng: random.Random | Twister, greed: float) -> Move | None:
+        """The move :meth:`gibson_core.ai.search.Playout.choose` would choose here with ``rng`` (advanced
+        the same way), or None when there is none."""
+        code = _drawing(rng, lambda mt: self.game.choose(mt, greed, self.kernel.policy()))
+        return None if code < 0 else self.kernel.move(code)
+
+    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int) -> float:
+        """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""
+        if self.result is not None:
+            return 1000.0 * (0 if self.result.winner is None else
+                             1 if self.result.winner == self.variant.players[player] else -1)
+        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(), player))
+        self._legal = None
+        self.result = self.kernel.result(*self.game.result())
+        return value
 
     def playout(self, rng: random.Random, max_plies: int = 100_000) -> int:
         """Random legal moves until the game ends, chosen exactly as ``rng.choice`` would choose them (the

@@ -127,3 +127,17 @@ def test_replay_into_a_closed_pipe_ends_quietly(record):
 
 def test_every_refusal_is_a_gibson_error():
     assert issubclass(NothingToUndoError, GibsonError) and issubclass(UnknownPieceError, GibsonError)
+
+
+def test_a_variant_with_many_problems_is_one_line_on_the_command_line(capsys, tmp_path):
+    from gibson_core.cli import one_line
+    from gibson_core.errors import VariantError
+    from gibson_core.variant import load_variant_file
+
+    path = tmp_path / "v.yaml"
+    path.write_text("name: 5\nplayers: 3\n")
+    with pytest.raises(VariantError) as err:
+        load_variant_file(path)
+    assert len(err.value.problems) > 1
+    line = one_line(err.value)
+    assert "\n" not in line and "more: gibson validate" in line

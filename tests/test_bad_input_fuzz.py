@@ -68,7 +68,7 @@ def _within_memory(call):
         tracemalloc.stop()
 
 
-@settings(FUZZ, max_examples=LONG or 200)
+@settings(FUZZ, max_examples=LONG or 120)
 @given(where=st.sampled_from(PATHS), value=VALUES, option=st.booleans())
 def test_any_value_at_any_key_path_of_a_shipped_variant(where, value, option):
     name, path = where
@@ -200,7 +200,7 @@ WORDS = ["tri-tactics", "dover-patrol", "Lattaque", "nope", "--option", "ply-lim
          "godlike", "hard", "--out", "/no/such/dir/x.png", "--record", "--seed", "x", "7", "--budget", "nan", "-v"]
 
 
-@FUZZ
+@settings(FUZZ, max_examples=LONG or 40)
 @given(command=st.sampled_from(["selfplay", "arena", "rules", "bench", "screenshot", "play", "replay", "uibench"]),
        words=st.lists(st.sampled_from(WORDS), max_size=7))
 def test_any_command_line_is_refused_in_one_line_or_reaches_its_work(monkeypatch, capsys, command, words):

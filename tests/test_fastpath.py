@@ -13,6 +13,7 @@ from gibson_core import difftest, fastpath
 from gibson_core.bench import measure, new_game, random_playout
 from gibson_core.cli import main
 from gibson_core.hookspecs import hookimpl
+from gibson_core.moves import Move
 from gibson_core.pieces import PieceType
 from gibson_core.plugins import game_plugin_manager, load_variant
 from gibson_core.state import GameState
@@ -160,3 +161,31 @@ def test_rules_random_play_rarely_reaches_are_compared_on_scripts():
     assert difftest.compare_moves(home, ["b3>c3", "h12-h11"], "hand-over home") == 2
     assert home.tokens["flag:blue"] == ("c3", 0, False)
     assert any(getattr(e, "reason", "") == "handed over onto its own Base" for e in home.history[0][1])
+
+
+@needs_kernel
+def test_the_kernel_refuses_an_action_the_piece_does_not_have():
+    """push is unchecked, as GameState.push, but an impossible action is refused rather than crashing."""
+    variant = load_variant("lattaque")
+    game = fastpath.FastGame(new_game(variant, random.Random(2)))
+    origin = game.legal_moves()[0].origin
+    for text in (f"{origin}@", f"{origin}>{origin}"):
+        with pytest.raises(ValueError, match="not a move of this position"):
+            game.push(Move.parse(text))
+    assert game.legal_moves() and game.history == []
+
+
+@needs_kernel
+def test_a_twister_lends_the_generator_to_the_kernel_and_gives_it_back():
+    from gibson_core.ai.search import Playout
+
+    variant = load_variant("aviation")
+    state = new_game(variant, random.Random(1))
+    rng, twin = random.Random(5), random.Random(5)
+    twister = fastpath.Twister(rng)
+    game = fastpath.FastGame(state)
+    compiled = [game.choose(twister, 0.9) for _ in range(4)]
+    twister.give()
+    policy = Playout(variant, twin)
+    assert compiled == [policy.choose(state) for _ in range(4)]
+    assert rng.getstate() == twin.getstate()

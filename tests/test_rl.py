@@ -5,6 +5,7 @@ information in the tensors, and seeded reproducibility."""
 import random
 import warnings
 
+import gibson_rl.pettingzoo  # noqa: F401  (first: importing pettingzoo would change SDL's audio driver)
 import numpy as np
 import pytest
 from gibson_rl import ActionError, ActionSpace, Encoder, Episode, action_to_move, move_to_action
@@ -50,6 +51,31 @@ def test_every_legal_move_round_trips_through_its_number(name):
             assert [space.index(Move.parse(str(m))) for m in moves] == numbers
             assert len(set(numbers)) == len(moves)
             state.push(rng.choice(moves))
+
+
+def test_attacks_by_moving_onto_a_piece_join_the_action_space():
+    """The data Skirmish has every attack mode (``e4xe5`` onto, ``e4-e5xe6`` after moving, slider settings):
+    every legal move in random games has a number that round-trips, through its text too."""
+    from conftest import outside_variants
+
+    with outside_variants():
+        variant = load_variant("skirmish")
+        space = ActionSpace(variant)
+        assert any(m.is_onto for m in space.moves)
+        rng = random.Random(2)
+        onto = 0
+        for _game in range(6):
+            state = new_game(variant, rng)
+            for _ply in range(150):
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                numbers = space.indices(moves)
+                assert [space.move(i) for i in numbers] == moves
+                assert [space.index(str(m)) for m in moves] == numbers
+                onto += sum(m.is_onto for m in moves)
+                state.push(rng.choice(moves))
+        assert onto
 
 
 def test_numbering_is_fixed_by_the_variant_file():
@@ -234,6 +260,20 @@ def test_a_move_that_is_not_legal_is_refused_and_changes_nothing():
     assert np.array_equal(before, ep.tensor(ep.current))
 
 
+def test_a_bad_setup_at_reset_is_refused():
+    from gibson_core.errors import SetupError
+
+    for mode in ("random", "phase"):
+        episode = Episode("lattaque", setup=mode)
+        episode.reset(1)
+        before = (episode.tensor("blue"), episode.mask().copy(), episode.current)
+        with pytest.raises(SetupError):
+            episode.reset(2, {"blue": {"a1": "Flag"}})
+        after = (episode.tensor("blue"), episode.mask(), episode.current)
+        assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
+        assert before[2] == after[2]
+
+
 def test_unknown_environment_options_are_refused():
     from gibson_rl.gym import GibsonEnv
 
@@ -348,14 +388,17 @@ def test_openspiel_information_state_ignores_the_opponents_hidden_types():
 
 
 def test_openspiels_ismcts_bot_plays_gibson():
-    from gibson_rl.openspiel import GibsonEvaluator
+    from gibson_rl.openspiel import GibsonEvaluator, seeded_resampler
     from open_spiel.python.algorithms import ismcts
 
     game = _spiel_game("lattaque", **{"ply-limit": 40})
     state = _midgame(game, 4, 1)
     rng = np.random.RandomState(3)
     bot = ismcts.ISMCTSBot(game, GibsonEvaluator(plies=4, random_state=rng), 2.0, 12, random_state=rng)
+    seeded_resampler(bot, 5)
     for _ in range(3):
+        if state.is_terminal():
+            break
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
@@ -369,6 +412,8 @@ def test_the_openspiel_ismcts_agent_plays_in_gibsons_arena_registry():
     agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
     record, state = play_match(variant, agents, seed=2)
     assert state.outcome() is not None and state.ply == 6
+    agents = [make_agent("openspiel-ismcts", simulations=6, rollout=2), make_agent("random")]
+    assert play_match(variant, agents, seed=2)[0].to_json() == record.to_json()  # seeded: the same game
 
 
 def test_gibson_bench_env_reports_environment_steps(capsys):
@@ -377,3 +422,24 @@ def test_gibson_bench_env_reports_environment_steps(capsys):
     assert main(["bench", "--env", "lattaque", "--seconds", "0.02", "--option", "ply-limit=50"]) == 0
     out = capsys.readouterr().out
     assert "env steps/s" in out and "pettingzoo AEC steps/s" in out and "(35, 10, 9)" in out
+
+
+def test_the_docs_training_example_runs_and_draws_its_curve(tmp_path):
+    """docs/examples/rl_reinforce.py (a few episodes) and its PNG writer."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "docs" / "examples"
+    sys.path.insert(0, str(examples))
+    try:
+        spec = importlib.util.spec_from_file_location("rl_reinforce", examples / "rl_reinforce.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        curve = module.train(episodes=20, every=10, lr=0.05, seed=1)
+        assert [e for e, _w, _l in curve] == [10, 20]
+        assert all(0.0 <= w + lost <= 1.0 for _e, w, lost in curve)
+        module.line_chart(str(tmp_path / "curve.png"), [[(e, w) for e, w, _l in curve]], 20)
+        assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        sys.path.remove(str(examples))

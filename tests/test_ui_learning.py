@@ -177,7 +177,7 @@ def test_clicking_an_enemy_explains_that_pieces_attack_after_moving(driver):
 def test_a_piece_that_cannot_move_says_it_cannot_attack_either(driver):
     variant = load_variant("lattaque")
     position = {"a1": "blue Mine", "b1": "blue Sgt", "a2": "blue Sgt", "b2": "red Sgt", "c1": "red Capt",
-                "e5": "blue Capt", "i10": "red Sgt"}
+                "f4": "blue Capt", "i10": "red Sgt"}
     session = Session(GameConfig("lattaque"), {}, GameState.from_position(variant, position, "blue"))
     session.humans = ("blue",)
     driver.open(PlayScene(driver.app, session, "blue"))
@@ -185,8 +185,8 @@ def test_a_piece_that_cannot_move_says_it_cannot_attack_either(driver):
     assert driver.scene.note == "A Mine never moves, so it never attacks."
     driver.click_square("b1")  # hemmed in by its own pieces and the enemy: no move, so no attack
     assert "Sergeant cannot attack from where it stands" in driver.scene.note
-    driver.click_square("e5")  # free to move: selected, no note
-    assert driver.scene.origin == "e5" and driver.scene.note == ""
+    driver.click_square("f4")  # free to move: selected, no note
+    assert driver.scene.origin == "f4" and driver.scene.note == ""
 
 
 # -- hints -----------------------------------------------------------------------------------------------------

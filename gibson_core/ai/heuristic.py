@@ -53,6 +53,8 @@ from .world import World, variant_of
 DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
 PATH = 0.6  # pull of a piece that wins by arriving along its safest way (per step of danger-weighted cost)
 PATH_RISK = 8.0  # steps a certain loss on a square is worth on that way
+REACH2 = 0.5  # weight of an enemy that must first move beside our piece to attack it
+CAUTION = 2.0  # the last winning pieces risk hidden dangers twice as reluctantly (a later chance is better)
 HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks (gain / (1 + distance))
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
@@ -90,6 +92,9 @@ class MoveScorer:
         self._prey: dict = {}
         self._prey_targets: dict = {}
         self.winners = win_types(variant)
+        self.scarce = scarce_types(variant)
+        # what risking a piece costs: the last winning pieces count CAUTION times their worth
+        self.careful = tuple(w * (CAUTION if t in self.scarce else 1.0) for t, w in enumerate(self.worth))
         self._ways: dict = {}
         self._flags_before: float | None = None
 
@@ -110,22 +115,32 @@ class MoveScorer:
         return [(self.type_index[t], p) for t, p in dist.items() if p > 1e-3]
 
     def danger(self, pid: int, sq: int, ignore: int = 0) -> float:
-        """Expected material loss of our piece ``pid`` standing on ``sq`` from adjacent mobile enemies."""
+        """Expected material loss of our piece ``pid`` standing on ``sq`` from mobile enemies that can attack
+        it: adjacent ones, and at ``REACH2`` weight those a step further that can move beside it first
+        (pieces attack after moving)."""
         state = self.state
-        board, owner, ptype = state.board, state.owner, state.ptype
-        mine = ptype[pid]
+        board, owner, orth = state.board, state.owner, state.grid.orth
         worst = 0.0
-        for n in state.grid.orth[sq]:
+        for n in orth[sq]:
             e = board[n]
-            if not e or e in (ignore, pid) or owner[e] == self.me:
-                continue
-            loss = 0.0
-            for t, p in self.enemy_types(e):
-                if self.variant.types[t].movement.kind == IMMOBILE or not self.variant.types[t].can_attack:
-                    continue
-                loss += p * max(0.0, -self._defence(e, pid, t, mine, n, sq))
-            worst = max(worst, loss)
+            if e and e not in (ignore, pid) and owner[e] != self.me:
+                worst = max(worst, self._threat(e, pid, n, sq))
+            elif not e or e == pid:
+                for m in orth[n]:
+                    e = board[m]
+                    if m != sq and e and e not in (ignore, pid) and owner[e] != self.me:
+                        worst = max(worst, REACH2 * self._threat(e, pid, n, sq))
         return worst
+
+    def _threat(self, e: int, pid: int, e_sq: int, sq: int) -> float:
+        """Expected loss of our ``pid`` on ``sq`` attacked by enemy ``e`` from ``e_sq``."""
+        mine = self.state.ptype[pid]
+        loss = 0.0
+        for t, p in self.enemy_types(e):
+            if self.variant.types[t].movement.kind == IMMOBILE or not self.variant.types[t].can_attack:
+                continue
+            loss += p * max(0.0, -self._defence(e, pid, t, mine, e_sq, sq))
+        return loss
 
     def _defence(self, e: int, pid: int, te: int, mine: int, e_sq: int, my_sq: int) -> float:
         """Our material change when enemy ``e`` (type ``te``) attacks our piece standing on ``my_sq``."""
@@ -134,7 +149,7 @@ class MoveScorer:
         if old != my_sq:
             state.board[old], state.board[my_sq], state.square[pid] = 0, pid, my_sq
         try:
-            return -self.probe.gain(state, e, pid, te, mine, e_sq, self.enemy_worth, self.worth)
+            return -self.probe.gain(state, e, pid, te, mine, e_sq, self.enemy_worth, self.careful)
         finally:
             if old != my_sq:
                 state.board[my_sq], state.board[old], state.square[pid] = held, pid, old
@@ -144,7 +159,7 @@ class MoveScorer:
         mine = self.state.ptype[pid]
         total = 0.0
         for t, p in self.enemy_types(target):
-            total += p * self.probe.gain(self.state, pid, target, mine, t, dest, self.worth, self.enemy_worth)
+            total += p * self.probe.gain(self.state, pid, target, mine, t, dest, self.careful, self.enemy_worth)
         if self.hazard.active and not self.state.revealed[pid]:
             total += self.hazard.standing(mine, dest, self.worth[mine], True)  # a fight reveals the attacker
         return total
@@ -188,8 +203,9 @@ class MoveScorer:
         if targets is None:
             state, coords = self.state, self.variant.grid.coords
             targets = []
+            backfire = self._backfire_gain(t)
             for e in state.alive(1 - self.me):
-                g = sum(p * _table_gain(self.variant, t, te, self.worth, self.enemy_worth)
+                g = sum(p * (_table_gain(self.variant, t, te, self.worth, self.enemy_worth) + backfire[te])
                         for te, p in self.enemy_types(e))
                 if g > 0:
                     targets.append((*coords(state.square[e]), g))
@@ -198,6 +214,18 @@ class MoveScorer:
         best = max((g / (1 + abs(f - ef) + abs(r - er)) for ef, er, g in targets), default=0.0)
         self._prey[key] = best
         return best
+
+    def _backfire_gain(self, t: int) -> list:
+        """By enemy type: what our type ``t`` gains by ending its move beside it (its effect backfires, as a
+        Bomber beside a gun destroys it), so such pieces are sought out."""
+        tables = self.hazard.tables
+        out = [0.0] * len(self.values)
+        if tables is not None:
+            for _squares, by_type in tables.reaches:
+                for g, effects in enumerate(by_type):
+                    if any(t in effect.backfire for effect in effects):
+                        out[g] = self.enemy_worth[g]
+        return out
 
     def safe_way(self, t: int, revealed: bool) -> list:
         """Per square, the danger-weighted cost of the way to our goal for our type ``t``: each square
@@ -251,7 +279,7 @@ class MoveScorer:
         if move.target is None and self.variant.types[t].can_attack:
             value += HUNT * (self.prey(t, d) - self.prey(t, o))
         if self.hazard.active:
-            worth, seen = self.worth[t], state.revealed[pid]
+            worth, seen = self.careful[t], state.revealed[pid]
             value += self.hazard.arrival(t, d, worth, seen) - self.hazard.standing(t, o, worth, seen)
         elif self.effects and t in self.key_types:
             value -= self.arrival_risk(move, pid) * self.values[t]

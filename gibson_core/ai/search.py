@@ -18,7 +18,9 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
   noise cancels), clamped to ``±CLAMP``, and backed up to every node on the path from the side of the
   player who made that node's move.
 
-The move with the best average (most visits breaking ties) is played. Between moves the tree is reused:
+The move with the best average (most visits breaking ties) is played, unless the heuristic's first
+choice is within ``SURE`` standard errors of it: then the heuristic's choice stands (at small budgets
+the samples are few and noisy; with more time more moves clear the margin). Between moves the tree is reused:
 the child for our move and the opponent's reply, when both are in the tree, becomes the new root.
 
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
@@ -43,7 +45,7 @@ import math
 import random
 import time
 
-from ..fastpath import kernel_or_none
+from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -56,6 +58,8 @@ from .world import variant_of
 LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
+SLACK = 0.9  # share of the budget the iterations may use
+SURE = 1.0  # standard errors by which a searched move must beat the heuristic's first choice
 POOL = 32  # determinizations sampled per move; iterations cycle through them (undone after each)
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
@@ -159,13 +163,14 @@ class Node:
     """A node of the information-set tree: the statistics of the move that leads to it, from the side of
     the player who made that move, and its children by move text."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "avail", "squares")
 
     def __init__(self):
         self.children: dict = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
+        self.squares = 0.0  # sum of squared values (for the standard error at the root)
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
@@ -236,7 +241,7 @@ class SearchAgent(Agent):
         legal = observation.legal_moves
         start = time.perf_counter()
         seconds = budget if budget is not None else self.seconds
-        deadline = None if seconds is None else start + seconds
+        deadline = None if seconds is None else start + SLACK * seconds  # the rest: ranking, a late iteration
         variant = variant_of(observation)
         scorer = MoveScorer(observation, variant, rng)
         scored = []
@@ -263,31 +268,46 @@ class SearchAgent(Agent):
         kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
         pool: list = []
+        # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
+        # from rng gets the state back first and lends it again after
+        twister = Twister(rng) if kernel is not None else None
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             if len(pool) < POOL:
+                if twister is not None:
+                    twister.give()
                 state = world.build(beliefs.sample(rng))
-                pool.append((state, evaluate(state, me)))  # scored against its own start: noise cancels
+                if twister is not None:
+                    twister.take()
+                # scored against its own start: noise cancels; with the fast path, the world is a FastGame
+                pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
             state, base = pool[done % POOL]
-            bottom = len(state.history)
+            bottom = state.mark() if kernel is not None else len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
                 child = root.children[key] = Node()
-                child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, heuristic[key]))
+                prior = max(-CLAMP, min(CLAMP, heuristic[key]))
+                child.visits, child.total, child.squares = PRIOR_VISITS, PRIOR_VISITS * prior, PRIOR_VISITS * prior ** 2
             path = [(child, me)]
             state.push(by_key[key])
-            self._descend(state, path[0][0], path, playout)
-            if kernel is not None:  # the same tail playout, compiled (gibson_core.fastpath)
-                end = kernel.finish_value(state, self.depth, rng, playout.greed, me)
+            if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
+                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(twister, playout.greed))
+                end = state.finish(self.depth, twister, playout.greed, me)
             else:
+                self._descend(state, path[0][0], path, playout.choose)
                 end = playout.finish(state, self.depth, me)
             value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
-            while len(state.history) > bottom:  # back to the determinization's start, for its next use
+                node.squares += value * value
+            if kernel is not None:  # back to the determinization's start, for its next use
+                state.rewind(bottom)
+            while kernel is None and len(state.history) > bottom:
                 state.pop()
             done += 1
+        if twister is not None:
+            twister.give()
         self.last_iterations = done
         ranked = []
         for move in candidates:
@@ -295,6 +315,13 @@ class SearchAgent(Agent):
             if node is not None and node.visits:
                 ranked.append(ScoredMove(move, node.mean(), node.visits))
         ranked.sort(key=lambda s: (s.score + 0.01 * priors[str(s.move)], s.visits), reverse=True)
+        # Keep the heuristic's choice unless the search found a move better by a clear margin (its
+        # samples are few and noisy at small budgets; more time lets more moves pass)
+        first = str(candidates[0])
+        if ranked and str(ranked[0].move) != first and first in root.children:
+            a, b = root.children[str(ranked[0].move)], root.children[first]
+            if ranked[0].score - b.mean() < SURE * math.sqrt(_variance(a) / a.visits + _variance(b) / b.visits):
+                ranked.sort(key=lambda s: str(s.move) != first)
         seen = {str(s.move) for s in ranked}
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, root, scorer
@@ -315,8 +342,9 @@ class SearchAgent(Agent):
                 best_key, best_value = key, value
         return best_key
 
-    def _descend(self, state, node: Node, path: list, playout: Playout) -> None:
-        """Walk down the tree in this determinization, adding at most one new node."""
+    def _descend(self, state, node: Node, path: list, choose) -> None:
+        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, legal
+        moves)`` is the playout policy's choice (``Playout.choose``, or the kernel's on a FastGame)."""
         while state.result is None:
             moves = state.legal_moves()
             if not moves:
@@ -327,7 +355,7 @@ class SearchAgent(Agent):
             for _k, child in available:
                 child.avail += 1
             if len(available) < WIDEN * math.sqrt(node.visits) + 1:
-                move = playout.choose(state, moves)
+                move = choose(state, moves)
                 key = str(move)
                 if key not in node.children:
                     child = node.children[key] = Node()
@@ -342,6 +370,12 @@ class SearchAgent(Agent):
             state.push(by_key[key])
             path.append((child, mover))
             node = child
+
+
+def _variance(node: Node) -> float:
+    """The variance of a node's values (its prior visits count as samples of their mean)."""
+    mean = node.mean()
+    return max(node.squares / node.visits - mean * mean, 1.0) if node.visits else 1e6
 
 
 def _normalise(scores: list) -> list:

@@ -112,11 +112,18 @@ class GameClient:
         return self
 
     async def _open(self) -> None:
+        self._ws = await self._dial()
+        self._connected.set()
+
+    async def _dial(self):
         from websockets.asyncio.client import connect as ws_connect
 
-        self._ws = await ws_connect(self.url, compression=None, proxy=None, open_timeout=self.open_timeout,
-                                    max_size=2**24)
-        self._connected.set()
+        return await ws_connect(self.url, compression=None, proxy=None, open_timeout=self.open_timeout,
+                                max_size=2**24)
+
+    async def wait_connected(self, timeout: float = 60.0) -> None:
+        """Wait until the connection is up again (TimeoutError after ``timeout`` seconds)."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
 
     @property
     def is_connected(self) -> bool:
@@ -156,20 +163,21 @@ class GameClient:
             await self._reconnect()
 
     async def _reconnect(self) -> None:
+        """Dial again with exponential back-off (and jitter) until the server answers, then resume every
+        seat and spectated game before anything else is sent on the new connection."""
         delay, cap = self.backoff
         while not self._closing:
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(cap, delay * 2)
             try:
-                await self._open()
-            except (TimeoutError, OSError, GibsonError) as exc:
-                del exc
+                ws = await self._dial()
+                for message in self._resume_messages():
+                    await ws.send(encode(message))
+            except Exception:  # refused, reset, handshake cut short while the server starts: try again
                 continue
-            except Exception:  # websockets' handshake errors while the server starts
-                continue
+            self._ws = ws
             self.reconnects += 1
-            for message in self._resume_messages():
-                await self._ws.send(encode(message))
+            self._connected.set()
             return
 
     def _resume_messages(self) -> list[dict]:

@@ -5,7 +5,8 @@ Set-ups come, at :meth:`Episode.reset`, from the ``setups`` given for that episo
 ``setup`` mode: ``"random"`` (a uniformly random legal set-up), the name of a Gibson agent (its
 ``choose_setup``), or ``"phase"`` (a set-up phase of placement actions: the first player places every piece,
 then the second; neither sees the other's placements until play starts). The first mover is drawn by lot.
-Everything random comes from the reset seed, through one generator per purpose (``seed/setup/blue``...).
+Everything random comes from the reset seed, through the engine's derived generators
+(:mod:`gibson_core.seeding`: each set-up, the first mover, each agent), as in ``gibson arena``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import numpy as np
 
 from gibson_core.errors import GibsonError, IllegalMoveError
 from gibson_core.plugins import load_variant
-from gibson_core.setup import random_setup
+from gibson_core.seeding import first_player, setup_rng
+from gibson_core.setup import random_setup, validate_setup
 from gibson_core.state import GameState
 
 from .actions import Placement, action_space
@@ -32,11 +34,6 @@ class EnvOptionError(GibsonError, ValueError):
 def variant_options(options: dict) -> dict:
     """Variant options from keyword arguments: ``ply_limit=40`` stands for ``ply-limit``."""
     return {str(k).replace("_", "-"): v for k, v in options.items()}
-
-
-def derived_rng(seed, *purpose: str) -> random.Random:
-    """A generator for one purpose of one seeded episode (the same in any process)."""
-    return random.Random("/".join([str(seed), *purpose]))
 
 
 class Episode:
@@ -65,11 +62,13 @@ class Episode:
     # -- starting ---------------------------------------------------------------------------------------
     def reset(self, seed=None, setups: dict | None = None) -> None:
         """A new game (``setups``: ``{player: {square: type id}}`` for players who bring their own)."""
+        setups = dict(setups or {})
+        for player, setup in setups.items():  # checked first: a refused set-up changes nothing
+            validate_setup(self.variant, player, setup)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         self.seed = seed
-        setups = dict(setups or {})
-        self.first = derived_rng(seed, "first").choice(self.players)
+        self.first = first_player(seed, self.players)
         self.state = None
         self._mask_cache = None
         if self.setup_mode == "phase":
@@ -83,7 +82,7 @@ class Episode:
         self._start(setups)
 
     def _make_setup(self, player: str, seed) -> dict:
-        rng = derived_rng(seed, "setup", player)
+        rng = setup_rng(seed, player)
         if self.setup_mode == "random":
             return random_setup(self.variant, player, rng)
         from gibson_core.ai import make_agent

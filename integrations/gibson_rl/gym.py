@@ -23,8 +23,9 @@ import numpy as np
 
 from gibson_core.errors import IllegalMoveError
 from gibson_core.observe import observe
+from gibson_core.seeding import agent_rng
 
-from .core import EnvOptionError, Episode, derived_rng
+from .core import EnvOptionError, Episode
 
 
 class GibsonEnv(gymnasium.Env):
@@ -61,7 +62,7 @@ class GibsonEnv(gymnasium.Env):
             seed = int(self.np_random.integers(2**63 - 1))
         setups = (options or {}).get("setups")
         self.episode.reset(seed, setups)
-        self._rng = derived_rng(seed, "agent", self.opponent_name)
+        self._rng = agent_rng(seed, self.opponent_name)
         self._opponent_moves()
         return self._obs(), self._info()
 

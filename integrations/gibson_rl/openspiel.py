@@ -47,12 +47,13 @@ from gibson_core.errors import JSON_ERRORS, quote
 from gibson_core.events import redact
 from gibson_core.observe import Observation, observe
 from gibson_core.plugins import load_variant
+from gibson_core.seeding import first_player, setup_rng
 from gibson_core.setup import random_setup
 from gibson_core.state import GameState
 from gibson_core.textboard import render_text
 
 from .actions import action_space
-from .core import EnvOptionError, derived_rng
+from .core import EnvOptionError
 from .encode import DEFAULT_HORIZON, Encoder
 
 SHORT_NAME = "python_gibson"
@@ -168,8 +169,8 @@ class GibsonState(pyspiel.State):
         game = self.gibson_game
         variant = game.variant
         if self.gs is None:
-            setups = {p: random_setup(variant, p, derived_rng(f"deal{action}", "setup", p)) for p in variant.players}
-            first = derived_rng(f"deal{action}", "first").choice(variant.players)
+            setups = {p: random_setup(variant, p, setup_rng(action, p)) for p in variant.players}
+            first = first_player(action, variant.players)
             self.gs = GameState.from_setups(variant, setups, first)
             self.gs.outcome()
             self.info = [_digest("", f"{p} sets up {sorted(setups[p].items())}; {first} first")
@@ -200,7 +201,7 @@ class GibsonState(pyspiel.State):
         return [1.0, -1.0] if winner == players[0] else [-1.0, 1.0]
 
     def __str__(self):
-        return "chance: the deal" if self.gs is None else render_text(self.gs, "all")
+        return "chance: the deal" if self.gs is None else render_text(self.gs)
 
     # -- copies and resampling ------------------------------------------------------------------------
     def clone(self):
@@ -300,6 +301,12 @@ class GibsonEvaluator(mcts.Evaluator):
         return [(a, 1.0 / len(actions)) for a in actions]
 
 
+def seeded_resampler(bot, seed: int) -> None:
+    """Make an IS-MCTS bot resample with a seeded sampler (its default sampler is seeded from the clock)."""
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+
+
 class ISMCTSAgent(Agent):
     """A Gibson agent that asks OpenSpiel's Python IS-MCTS bot for each move (``simulations`` per move,
     ``uct_c`` exploration, ``evaluator``: ``gibson`` (:class:`GibsonEvaluator` with ``rollout`` plies) or
@@ -333,9 +340,7 @@ class ISMCTSAgent(Agent):
         evaluator = GibsonEvaluator(self.rollout, random_state=np_rng) if self.evaluator == "gibson" \
             else mcts.RandomRolloutEvaluator(1, np_rng)
         bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=np_rng)
-        # OpenSpiel's default resampler draws from a UniformProbabilitySampler seeded by the machine's entropy:
-        # the same seed gave another move in every process. Draw the worlds from this move's generator.
-        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, np_rng.random_sample))
+        seeded_resampler(bot, rng.randrange(2**31))  # the same move for the same generator, in any process
         root = GibsonState.from_observation(game, observation, rng)
         move = game.actions.move(int(bot.step(root)))
         if move not in observation.legal_moves:  # the sampled world agrees with the Observation on legality

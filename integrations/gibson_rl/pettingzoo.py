@@ -21,11 +21,20 @@ the board as text from the current agent's side.
 
 from __future__ import annotations
 
+import os
+
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
 
-from .core import Episode
+_AUDIO = os.environ.get("SDL_AUDIODRIVER")
+from pettingzoo import AECEnv  # noqa: E402  (its import sets SDL_AUDIODRIVER=dsp on Linux, for pygame)
+
+if _AUDIO is None:  # leave the audio driver as the user (or Gibson's window, or its tests) chose it
+    os.environ.pop("SDL_AUDIODRIVER", None)
+else:
+    os.environ["SDL_AUDIODRIVER"] = _AUDIO
+
+from .core import Episode  # noqa: E402
 
 
 class GibsonAECEnv(AECEnv):

@@ -120,7 +120,7 @@ async def _one_game(url: str, index: int, variant_name: str, max_moves: int, see
         views = [await c.wait_for(game.id, lambda g: g.record is not None, timeout=120) for c in (host, guest)]
         record = views[0].record["moves"]
         lost = sum(1 for ply, move in acked.items() if ply >= len(record) or record[ply] != move)
-        if lost or any(list(v._moves) != record for v in views):
+        if lost or any(list(v.observation.moves) != record for v in views):
             tally.problems.append(f"game {game.id}: record of {len(record)} moves, {lost} acknowledged moves "
                                   "missing or different")
         tally.lost += lost
@@ -147,7 +147,7 @@ async def _retrying_create(client: GameClient, variant: str):
         try:
             return await client.create(variant)
         except ConnectionLost:
-            await client._connected.wait()
+            await client.wait_connected()
     raise GibsonError("cannot create a game")
 
 
@@ -156,7 +156,7 @@ async def _retrying_join(client: GameClient, code: str):
         try:
             return await client.join(code)
         except ConnectionLost:
-            await client._connected.wait()
+            await client.wait_connected()
     raise GibsonError("cannot join a game")
 
 

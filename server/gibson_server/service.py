@@ -406,8 +406,7 @@ class GameServer:
         game = await self._game(msg)
         player = self._seat(conn, game)
         async with self.lock(game.id):
-            entry = await self._commit(game, *game.decide_setup(player, msg["pieces"]), ack=(conn, msg))
-        del entry
+            await self._commit(game, *game.decide_setup(player, msg["pieces"]), ack=(conn, msg))
 
     async def on_play(self, conn, msg) -> None:
         game = await self._game(msg)
