@@ -14,6 +14,7 @@ from .cliargs import (
     agents_from_text,
     count,
     input_file,
+    known_variants,
     output_file,
     ply_number,
     positive_seconds,
@@ -160,6 +161,7 @@ def cmd_bench(args) -> int:
 def cmd_difftest(args) -> int:
     from . import difftest
 
+    known_variants(args.variants)
     configs = [c for c in difftest.configurations() if not args.variants or c[0] in args.variants]
     try:
         totals = difftest.run(args.games, args.seed, configs, args.max_plies)
@@ -244,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # ``gibson replay g.json | head``: the reader has gone; not an error of ours
         return quiet_broken_pipe()
+    except KeyboardInterrupt:  # Ctrl-C: the user asked to stop; one line, no traceback
+        print(f"gibson {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,12 +16,16 @@ from pathlib import Path
 
 from .errors import UsageError, quote
 
+MESSAGE_LIMIT = 200
+
 
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line naming the command (no usage block); ``--help`` still
     shows everything."""
 
     def error(self, message: str):
+        if len(message) > MESSAGE_LIMIT:  # argparse quotes a bad value whole ("invalid int value: '…20 MB…'")
+            message = f"{message[:MESSAGE_LIMIT]}… ({len(message):,} characters)"
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
@@ -35,11 +39,15 @@ def _number(text: str, kind, lo, what: str):
     return value
 
 
-def whole_from(lo: int, what: str | None = None):
-    """An argparse type: an integer ``>= lo``."""
+def whole_from(lo: int, what: str | None = None, hi: int | None = None):
+    """An argparse type: an integer ``>= lo`` (and ``<= hi`` when given)."""
+    what = what or (f"a whole number from {lo}" + (f" to {hi}" if hi is not None else ""))
 
     def parse(text: str) -> int:
-        return _number(text, int, lo, what or f"a whole number from {lo}")
+        value = _number(text, int, lo, what)
+        if hi is not None and value > hi:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {quote(text, 30)}")
+        return value
 
     parse.__name__ = "whole number"
     return parse
@@ -57,8 +65,79 @@ positive_seconds.__name__ = "seconds"
 count = whole_from(1)
 count.__name__ = "count"
 ply_number = whole_from(0, "a ply number from 0")
+port = whole_from(0, "a port number from 0 to 65535", 65535)
+MAX_WORKERS = 64
+workers = whole_from(1, f"a number of processes from 1 to {MAX_WORKERS}", MAX_WORKERS)
 
 
+def seconds_from_zero(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more."""
+    return _number(text, float, 0.0, "a number of seconds from 0")
+
+
+seconds_from_zero.__name__ = "seconds"
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number greater than 0 (a rate, a budget)."""
+    value = _number(text, float, 0.0, "a number greater than 0")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number greater than 0, got {quote(text, 30)}")
+    return value
+
+
+positive_number.__name__ = "number"
+
+
+def server_url(text: str) -> str:
+    """An argparse type: a server address ``ws://HOST:PORT`` or ``wss://HOST:PORT``, checked before connecting
+    (a wrong one would otherwise be retried with back-off for ever)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text) if len(text) <= 2000 else None
+        port_number = parts.port if parts else None
+    except ValueError:
+        parts = port_number = None
+    if parts is None or parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise argparse.ArgumentTypeError(f"expected a server address like ws://127.0.0.1:8765, got {quote(text, 40)}")
+    if port_number == 0:
+        raise argparse.ArgumentTypeError(f"port 0 is no server's port in {quote(text, 40)}")
+    return text
+
+
+server_url.__name__ = "address"
+
+
+def known_variants(names) -> None:
+    """UsageError (with a did-you-mean) for the first name that is no registered variant."""
+    from .plugins import load_variant
+
+    for name in names:
+        load_variant(name)
+
+
+def _path_type(check):
+    """A path type whose system errors (a name too long for the file system, a NUL byte, a loop of links)
+    are one-line argparse refusals too."""
+
+    def parse(text: str) -> str:
+        if "\0" in text:
+            raise argparse.ArgumentTypeError(f"{quote(text, 40)}: a path cannot hold a NUL character")
+        try:
+            return check(text)
+        except (OSError, ValueError) as exc:
+            if isinstance(exc, argparse.ArgumentTypeError):
+                raise
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a usable path"
+            raise argparse.ArgumentTypeError(f"{quote(text, 40)}: {reason}") from None
+
+    parse.__name__ = check.__name__
+    parse.__doc__ = check.__doc__
+    return parse
+
+
+@_path_type
 def output_file(text: str) -> str:
     """An argparse type: a file that can be written: its folder exists and is writable, and it is not a
     folder itself. Checked before any work, so a long game is not played for nothing."""
@@ -73,6 +152,7 @@ def output_file(text: str) -> str:
     return text
 
 
+@_path_type
 def output_folder(text: str) -> str:
     """An argparse type: a folder that exists and is writable, or that can be made in one that is."""
     path = Path(text)
@@ -86,9 +166,12 @@ def output_folder(text: str) -> str:
     return text
 
 
+@_path_type
 def input_file(text: str) -> str:
     """An argparse type: a file that exists and can be read."""
     path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{quote(text)} is a folder, not a file")
     if not path.is_file():
         raise argparse.ArgumentTypeError(f"no such file {quote(text)}")
     if not os.access(path, os.R_OK):

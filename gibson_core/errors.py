@@ -11,6 +11,11 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 6
 _SHORT.maxlevel = 3
 
 
+# What ``json.loads`` raises on hostile text: JSONDecodeError and the 4,300-digit integer limit are ValueErrors;
+# arrays nested 100,000 deep end in RecursionError. Every reader of untrusted JSON catches all of them.
+JSON_ERRORS = (ValueError, RecursionError)
+
+
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``);
     other values as a short repr (``[1, 2, 3, 4, 5, 6, ...]``): no message echoes unbounded input."""
@@ -24,6 +29,18 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
         return _SHORT.repr(text)
     except Exception:  # a third party's object whose repr fails: its type is enough
         return f"<{type(text).__name__}>"
+
+
+def _cut(text: str, limit: int, keep_end: bool = False) -> str:
+    """``text`` shortened to about ``limit`` characters with an ellipsis (the end kept for file names)."""
+    if len(text) <= limit:
+        return text
+    return "…" + text[-limit:] if keep_end else text[:limit] + "…"
+
+
+def short_path(path: object) -> str:
+    """A file name for a message: its end, at most about 120 characters."""
+    return _cut(str(path), 120, keep_end=True)
 
 
 class GibsonError(Exception):
@@ -101,13 +118,15 @@ class Problem:
         self.line = line
         self.message = message
 
-    def __str__(self) -> str:
-        where = self.file
+    def __str__(self) -> str:  # every part bounded: a file name, a key or a message may come from hostile input
+        where = short_path(self.file)
         if self.line is not None:
             where += f":{self.line}"
         if self.path:
-            where += f": {self.path}" if where else self.path
-        return f"{where}: {self.message}" if where else self.message
+            path = _cut(str(self.path), 160)
+            where += f": {path}" if where else path
+        message = _cut(str(self.message), 2000)
+        return f"{where}: {message}" if where else message
 
     def __repr__(self) -> str:
         return f"Problem({self.file!r}, {self.path!r}, {self.line!r}, {self.message!r})"

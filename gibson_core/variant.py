@@ -478,7 +478,13 @@ def _compile_paths(chk, data, grid, players) -> dict:
             chk.add(("paths", name), "expected a mapping of players to square lists")
             continue
         for player, squares in spec.items():
+            if player not in players:
+                chk.add(("paths", name, player), f"unknown player {quote(player)} (players: {', '.join(players)})")
+                continue
             sqs = tuple(_squares(chk, grid, squares, ("paths", name, player)))
+            if len(sqs) < 2:
+                chk.add(("paths", name, player), "a path is a list of at least two squares")
+                continue
             for a, b in zip(sqs, sqs[1:], strict=False):
                 if grid.manhattan(a, b) != 1:
                     chk.add(("paths", name, player), f"path steps {grid.name(a)} -> {grid.name(b)} are not adjacent")

@@ -248,7 +248,8 @@ def read_text(path: str | Path, error: Callable[[Problem], Exception] = _variant
         with path.open(encoding="utf-8") as handle:
             return handle.read(limit + 1)
     except (OSError, UnicodeDecodeError) as exc:
-        raise error(Problem(str(path), "", None, f"cannot read file: {exc}")) from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise error(Problem(str(path), "", None, f"cannot read file: {reason}")) from None
 
 
 def read_yaml(path: str | Path, error: Callable[[Problem], Exception] = _variant_error) -> YamlDoc:

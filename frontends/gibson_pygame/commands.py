@@ -81,14 +81,14 @@ def cmd_uibench(args) -> int:
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register the front end's subcommands on the ``gibson`` parser."""
-    from gibson_core.cliargs import count, input_file, output_file, ply_number
+    from gibson_core.cliargs import count, input_file, output_file, ply_number, server_url
 
     p = subparsers.add_parser("play", help="open the game window (launcher when no variant is given)")
     p.add_argument("variant", nargs="?")
     p.add_argument("--vs", choices=["computer", "friend"], default=None, help="opponent (default: launcher choice)")
     p.add_argument("--level", default=None, help="computer strength: easy, medium or hard")
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
-    p.add_argument("--connect", default=None, help="play online on the server ws://HOST:PORT")
+    p.add_argument("--connect", type=server_url, default=None, help="play online on the server ws://HOST:PORT")
     p.add_argument("--join", default=None, help="with --connect: the join code of the game (else host one)")
     p.set_defaults(func=cmd_play)
 

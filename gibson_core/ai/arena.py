@@ -162,6 +162,7 @@ def summarise(results) -> Summary:
 def run_arena(jobs: list, workers: int = 1, progress=None) -> list:
     """Play every job (in ``workers`` processes when more than one); ``progress(done, total)`` after each."""
     results = []
+    workers = min(workers, len(jobs))  # no idle processes started for a short match
     if workers <= 1:
         for job in jobs:
             results.append(play_job(job))
@@ -229,7 +230,7 @@ def replay_command(args, index: int) -> str:
 
 def add_commands(subparsers) -> None:
     """Add ``gibson arena`` to the command line."""
-    from ..cliargs import count, output_folder, positive_seconds
+    from ..cliargs import count, output_folder, positive_seconds, whole_from, workers
 
     p = subparsers.add_parser("arena", help="play many games between two agents and compare them")
     p.add_argument("variant")
@@ -239,10 +240,10 @@ def add_commands(subparsers) -> None:
                         "or NAME:key=value;key=value (e.g. search:iterations=200)")
     p.add_argument("--games", type=count, default=100)
     p.add_argument("--budget", type=positive_seconds, default=None, help="seconds a move for agents that search")
-    p.add_argument("--jobs", type=count, default=1, help="worker processes")
+    p.add_argument("--jobs", type=workers, default=1, help="worker processes")
     p.add_argument("--max-plies", type=count, default=None, help="stop a game as a draw after this many plies")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
-    p.add_argument("--only", type=int, default=None, metavar="I",
+    p.add_argument("--only", type=whole_from(0), default=None, metavar="I",
                    help="play only game I of the match (seed + I, its colours): replays one game")
     p.add_argument("--record", type=output_folder, help="save every game record (JSON) in this directory")
     p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")

@@ -43,6 +43,7 @@ from gibson_core.ai.base import Agent
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.values import evaluate
 from gibson_core.ai.world import World
+from gibson_core.errors import JSON_ERRORS, quote
 from gibson_core.events import redact
 from gibson_core.observe import Observation, observe
 from gibson_core.plugins import load_variant
@@ -52,6 +53,7 @@ from gibson_core.state import GameState
 from gibson_core.textboard import render_text
 
 from .actions import action_space
+from .core import EnvOptionError
 from .encode import DEFAULT_HORIZON, Encoder
 
 SHORT_NAME = "python_gibson"
@@ -86,9 +88,14 @@ class GibsonGame(pyspiel.Game):
         params = dict(params or {})
         name = params.get("variant", "lattaque")
         text = params.get("options", "") or ""
-        self.variant_options = json.loads(text) if text else {}
+        try:
+            self.variant_options = json.loads(text) if text else {}
+        except JSON_ERRORS:
+            raise EnvOptionError(f"options: expected a JSON mapping of variant options, got {quote(text, 40)}") from None
         self.variant = load_variant(name, self.variant_options or None)
-        self.deals = int(params.get("deals", DEFAULT_DEALS))
+        self.deals = params.get("deals", DEFAULT_DEALS)
+        if type(self.deals) is not int or self.deals < 1:
+            raise EnvOptionError(f"deals: expected a whole number from 1, got {quote(self.deals, 20)}")
         self.actions = action_space(self.variant)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.n, max_chance_outcomes=self.deals, num_players=2,

@@ -226,9 +226,12 @@ async def run_loadtest(url: str, games: int, variant: str = "tri-tactics", max_m
     try:
         if server is not None:
             tasks = [asyncio.ensure_future(restarts()), asyncio.ensure_future(sample())]
-        results = await asyncio.wait_for(asyncio.gather(
-            *(_one_game(url, i, variant, max_moves, seed, think, tally) for i in range(games)),
-            return_exceptions=True), timeout)
+        try:
+            results = await asyncio.wait_for(asyncio.gather(
+                *(_one_game(url, i, variant, max_moves, seed, think, tally) for i in range(games)),
+                return_exceptions=True), timeout)
+        except TimeoutError:  # the report below still says what finished and what was lost
+            results = [TimeoutError(f"gave up after {timeout:g} s (--timeout)")]
         for res in results:
             if isinstance(res, BaseException):
                 tally.problems.append(f"{type(res).__name__}: {res}")
@@ -243,6 +246,9 @@ async def run_loadtest(url: str, games: int, variant: str = "tri-tactics", max_m
 
 def main_loadtest(args) -> int:
     """``gibson loadtest``."""
+    from gibson_core.plugins import load_variant
+
+    load_variant(args.variant)  # an unknown name is refused before any game starts
     started = time.perf_counter()
     tally = asyncio.run(run_loadtest(args.url, args.games, args.variant, args.moves, args.seed, args.think,
                                      args.restart_every, args.db, args.timeout))

@@ -9,6 +9,7 @@ import signal
 import ssl
 from pathlib import Path
 
+from gibson_core.errors import GibsonError, quote
 from gibson_core.net.protocol import MAX_MESSAGE_BYTES
 
 from .agents import AgentPool
@@ -71,7 +72,11 @@ def main_serve(args) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     limits = Limits(rate=args.rate, open_games=args.open_games, grace=args.grace, abandon=args.abandon)
-    asyncio.run(serve(args.host, args.port, args.db or str(default_db()), limits,
-                      ssl_context(args.certfile, args.keyfile), args.agent_workers, args.agent_seconds,
-                      ready=lambda line: print(line, flush=True), sync=args.sync))
+    try:
+        asyncio.run(serve(args.host, args.port, args.db or str(default_db()), limits,
+                          ssl_context(args.certfile, args.keyfile), args.agent_workers, args.agent_seconds,
+                          ready=lambda line: print(line, flush=True), sync=args.sync))
+    except OSError as exc:  # a host that does not resolve, a port in use, a bad certificate (ssl.SSLError)
+        raise GibsonError(f"serve: cannot serve on {quote(args.host, 40)} port {args.port}: "
+                          f"{quote(exc.strerror or str(exc), 120)}") from None
     return 0
