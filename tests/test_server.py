@@ -412,3 +412,31 @@ def test_a_bot_plays_a_game_through_the_client_library(lt, served):
         await human.close()
 
     lt.run(scenario(), timeout=60)
+
+
+def test_draw_offer_accept_and_a_rematch_with_sides_swapped(lt, served):
+    async def scenario():
+        a, b = await served.client_async(), await served.client_async()
+        code = await start_game(a, b)
+        with pytest.raises(ServerError) as err:
+            await b.accept_draw(code)  # nothing offered yet
+        assert err.value.code == "no-offer"
+        await a.offer_draw(code)
+        await b.wait_for(code, lambda g: g.draw_offer == a.games[code].seat, 10)
+        await b.accept_draw(code)
+        view = await a.wait_for(code, lambda g: g.over and g.record is not None, 10)
+        assert view.result == {"winner": None, "reason": "draw agreed"}
+        seats = {c: c.games[code].seat for c in (a, b)}
+        await a.rematch(code)
+        await b.rematch(code)
+        new = await a.wait_for(code, lambda g: g.rematch is not None, 10)
+        for c in (a, b):
+            game = await c.wait_for(new.rematch, lambda g: g.token is not None, 10)
+            assert game.seat != seats[c]  # sides swapped, a fresh token each
+        with pytest.raises(ServerError) as err:
+            await a.rematch(code)
+        assert err.value.code == "rematch-done"
+        await a.close()
+        await b.close()
+
+    lt.run(scenario())
