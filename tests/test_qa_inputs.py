@@ -4,6 +4,7 @@ Gibson error with words, and a refused input changes no game in progress."""
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -88,3 +89,66 @@ def test_a_path_needs_two_squares_and_a_known_player(squares):
 def test_a_wrong_shaped_expectation_is_a_failed_check_with_words(game, expect):
     problem = check_expectations(game, expect, "lattaque")
     assert problem.startswith(next(iter(expect))) and "expected" in problem
+
+
+def _paths(data, path=()):
+    yield path
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, (*path, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _paths(value, (*path, i))
+
+
+LESSON_DOCS = {spec.name: read_yaml(Path(spec.path).parent / "lessons.yaml")
+               for spec in variant_specs().values() if (Path(spec.path).parent / "lessons.yaml").is_file()}
+LESSON_PATHS = [(name, p) for name, doc in sorted(LESSON_DOCS.items()) for p in _paths(doc.data) if p]
+WRONG = st.sampled_from([None, True, 0, -1, 1.5, "", "two", "a1", "a1-a2", "zz99", [], [1], ["a1-a2"], {}, {"a": 1},
+                         {"blue": "a1"}, "x" * 300])
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=40)
+@given(where=st.sampled_from(LESSON_PATHS), value=WRONG)
+def test_any_value_at_any_key_path_of_a_shipped_lessons_file(where, value):
+    import tempfile
+
+    import yaml
+
+    from gibson_core.lessons import check_lesson, read_lessons
+
+    name, path = where
+    data = json.loads(json.dumps(LESSON_DOCS[name].data))
+    target = data
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = value
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / "lessons.yaml"
+        file.write_text(yaml.safe_dump(data))
+        try:
+            for lesson in read_lessons(file, name):
+                lesson.start()
+                check_lesson(lesson)
+        except GibsonError as exc:
+            assert len(str(exc)) < 5000
+
+
+@pytest.mark.parametrize("flags", [True, {"a": 1}, [1]])
+def test_wrong_flags_in_a_lesson_are_refused_with_words(flags):
+    import yaml
+
+    from gibson_core.lessons import read_lessons
+
+    doc = LESSON_DOCS["dover-patrol"]
+    data = json.loads(json.dumps(doc.data))
+    lesson = next(item for item in data["lessons"] if "flags" in item)
+    lesson["flags"] = flags
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / "lessons.yaml"
+        file.write_text(yaml.safe_dump(data))
+        with pytest.raises(GibsonError, match="flags"):
+            for item in read_lessons(file, "dover-patrol"):
+                item.start()
