@@ -47,6 +47,15 @@ class GibsonError(Exception):
     """Base of every error the engine raises on purpose."""
 
 
+def expect_type(value, kind: type | tuple, what: str, error: type = None):
+    """``value`` if it is a ``kind``, else ``error`` (default :class:`GibsonError`) saying what was expected:
+    the library's public constructors check their arguments' shapes with it before using them."""
+    if isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, (int, float))):
+        return value
+    names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+    raise (error or GibsonError)(f"{what}: expected a {names}, got {type(value).__name__} {quote(value, 30)}")
+
+
 class NotationError(GibsonError, ValueError):
     """A move or square written in a form the notation does not accept."""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import NotationError, RecordError, SetupError, quote
+from .errors import NotationError, RecordError, SetupError, expect_type, quote
 from .schema import MapOf, Record, Text
 from .variant import Variant
 from .yamlfile import parse_yaml, read_text
@@ -57,7 +57,8 @@ def setup_problems(variant: Variant, player: str, setup: Mapping[str, str]) -> l
 def random_setup(variant: Variant, player: str, rng: random.Random | int | None = None) -> dict[str, str]:
     """A uniformly random legal set-up for ``player`` (seeded by an int or a Random)."""
     if not isinstance(rng, random.Random):
-        rng = random.Random(rng)
+        rng = random.Random(expect_type(rng, (int, type(None)), "rng (a random.Random or a seed)", SetupError))
+    variant.player_index(player)  # an UnknownPlayerError with words for anything but a player's name
     squares = list(variant.setup_squares[player])
     rng.shuffle(squares)
     pieces = [t.id for t in variant.types for _ in range(t.count)]
@@ -116,6 +117,7 @@ def mirror_setup(variant: Variant, setup: Mapping[str, str]) -> dict[str, str]:
     other way round: flipped top to bottom where that maps one set-up zone onto the other (Tri-Tactics),
     else turned half a circle (Dover Patrol's harbours in opposite corners)."""
     grid = variant.grid
+    expect_type(setup, Mapping, "set-up", SetupError)
     flips = (
         lambda f, r: (grid.ranks - 1 - r) * grid.files + f,
         lambda f, r: (grid.ranks - 1 - r) * grid.files + (grid.files - 1 - f),

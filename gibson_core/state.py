@@ -23,6 +23,7 @@ from .errors import (
     PluginError,
     SetupError,
     UnknownPieceError,
+    expect_type,
     quote,
 )
 from .hookrelay import hook_relay
@@ -63,7 +64,12 @@ class GameState:
         self.grid = grid
         self.tables: MoveTables = MoveTables.for_variant(variant)
         rows = []
-        for player, square, type_id in placements:
+        if isinstance(placements, (str, bytes, Mapping)) or not isinstance(placements, Iterable):
+            raise SetupError(f"placements: expected (player, square, piece id) triples, got {quote(placements, 30)}")
+        for item in placements:
+            if not isinstance(item, (list, tuple)) or len(item) != 3:
+                raise SetupError(f"a placement is (player, square, piece id), got {quote(item, 40)}")
+            player, square, type_id = item
             p = variant.player_index(player)
             sq = grid.square(square)
             if not isinstance(type_id, str) or type_id not in variant.type_index:
@@ -89,7 +95,7 @@ class GameState:
         self.revealed = [False] * n
         self.moved = [False] * n
         self.track = [-1] * n
-        self.tokens: dict = dict(tokens or {})
+        self.tokens: dict = dict(expect_type(tokens or {}, Mapping, "tokens", SetupError))
         self.to_move = variant.player_index(to_move) if to_move else 0
         self.ply = 0
         # repetition rules (variant.repetition): per player, the last move's run between two squares as
@@ -124,6 +130,7 @@ class GameState:
         from .setup import validate_setup
 
         placements = []
+        expect_type(setups, Mapping, "setups (one set-up per player)", SetupError)
         for player in variant.players:
             if player not in setups:
                 raise SetupError(f"no set-up for {player}")
@@ -138,7 +145,7 @@ class GameState:
                       tokens: Mapping | None = None) -> GameState:
         """A state from ``{square: "<player> <piece id>"}`` (any subset, set-up rules not checked)."""
         placements = []
-        for square, text in position.items():
+        for square, text in expect_type(position, Mapping, "position", SetupError).items():
             parts = str(text).split()
             if len(parts) != 2:
                 raise SetupError(f"{quote(square, 20)}: expected '<player> <piece id>', got {quote(text, 40)}")

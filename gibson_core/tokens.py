@@ -30,7 +30,7 @@ lies on the opponent's Base, and otherwise the game is drawn.
 from __future__ import annotations
 
 from . import events as ev
-from .errors import quote
+from .errors import SetupError, quote
 from .hookspecs import hookimpl
 from .moves import HANDOVER, MOVE, Move
 from .variant_schema import FLAGS, record_keys
@@ -74,6 +74,8 @@ class FlagRules:
     def place(self, state, where: dict) -> None:
         """Put Flags on squares (``{player: square name}``): carried by the piece standing there, except a
         player's own Flag on their own Base, which lies there."""
+        if not isinstance(where, dict) or not all(isinstance(p, str) and p in self.players for p in where):
+            raise SetupError(f"flags: expected {{player: square}} for {', '.join(self.players)}, got {quote(where, 40)}")
         for player, name in where.items():
             p = self.players.index(player)
             sq = state.grid.square(str(name))
