@@ -87,6 +87,14 @@ def test_numbering_is_fixed_by_the_variant_file():
     assert a.mask([Move.parse("a4-a5")]).sum() == 1
 
 
+def test_the_documented_numbering_of_lattaque_holds():
+    """docs/rl.md gives each shipped variant's action-space digest: the numbering is the same in every process
+    and release until the variant's board or pieces change (then update the table)."""
+    space = ActionSpace(load_variant("lattaque"))
+    assert (space.n_moves, space.digest) == (5290, "a2babe97ade206e6")
+    assert str(space.move(0)) == "a1-b1" and space.index("i10-h10xg10") == space.n_moves - 1
+
+
 @pytest.mark.parametrize("bad", [-1, 10**9, "3", None, 2.5, True])
 def test_a_number_outside_the_space_is_refused(bad):
     with pytest.raises(ActionError):

@@ -84,9 +84,12 @@ class GameView:
 class GameClient:
     """One connection to a game server (see the module's docstring)."""
 
-    def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.05, 5.0), keep_raw: bool = False,
-                 open_timeout: float = 10.0):
+    def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.1, 2.0), keep_raw: bool = False,
+                 open_timeout: float = 10.0, ssl=None):
+        """``ssl``: an ``ssl.SSLContext`` for a ``wss://`` server whose certificate the system does not
+        trust (the default context checks it against the system's certificate authorities)."""
         self.url = url
+        self.ssl = ssl
         self.reconnect = reconnect
         self.backoff = backoff
         self.open_timeout = open_timeout
@@ -118,8 +121,9 @@ class GameClient:
     async def _dial(self):
         from websockets.asyncio.client import connect as ws_connect
 
+        extra = {"ssl": self.ssl} if self.ssl is not None else {}
         return await ws_connect(self.url, compression=None, proxy=None, open_timeout=self.open_timeout,
-                                max_size=2**24)
+                                max_size=2**24, **extra)
 
     async def wait_connected(self, timeout: float = 60.0) -> None:
         """Wait until the connection is up again (TimeoutError after ``timeout`` seconds)."""

@@ -109,7 +109,8 @@ class ActionSpace:
             self.placements = tuple(Placement(grid.names[sq], t.id) for sq in range(grid.size) for t in variant.types)
             self._type_count = len(variant.types)
         self.n = self.n_moves + len(self.placements)
-        self.digest = hashlib.sha256("\n".join(map(str, self.moves + self.placements)).encode()).hexdigest()[:16]
+        # names the move numbering (placements, when present, follow it in a fixed order of their own)
+        self.digest = hashlib.sha256("\n".join(map(str, self.moves)).encode()).hexdigest()[:16]
 
     def __len__(self) -> int:
         return self.n

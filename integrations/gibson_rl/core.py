@@ -128,15 +128,22 @@ class Episode:
             return self._placements() if player == self.current else []
         if self.over or player != self.state.player:
             return []
-        return list(self._legal()[1])
+        return list(self._legal()[0])
 
     def _legal(self) -> tuple:
-        """(key, legal action numbers, read-only mask) of the side to move, computed once a ply."""
+        """(legal action numbers, read-only mask) of the side to move, computed once a ply (the cache holds
+        the state itself, never an id that a later state could reuse)."""
         state = self.state
-        key = (id(state), len(state.history)) if state is not None else (None, sum(map(len, self.placed)))
         cache = self._mask_cache
-        if cache is not None and cache[0] == key:
-            return cache
+        if state is not None:
+            plies = len(state.history)
+            if cache is not None and cache[0] is state and cache[1] == plies:
+                return cache[2]
+            key = (state, plies)
+        else:
+            key = (None, sum(map(len, self.placed)))
+            if cache is not None and cache[0] is None and cache[1] == key[1]:
+                return cache[2]
         if state is None:
             legal = self._placements()
         else:
@@ -144,14 +151,14 @@ class Episode:
         mask = np.zeros(self.actions.n, np.int8)
         mask[legal] = 1
         mask.flags.writeable = False
-        self._mask_cache = (key, legal, mask)
-        return self._mask_cache
+        self._mask_cache = (*key, (legal, mask))
+        return self._mask_cache[2]
 
     def mask(self, player: str | None = None) -> np.ndarray:
         """The action mask of ``player`` (int8, 1 for each legal action; all zeros when it is not their turn or
         the game is over). The array is read-only: copy it to change it."""
         if player is None or player == self.current:
-            return self._legal()[2]
+            return self._legal()[1]
         if self._no_actions is None:
             self._no_actions = np.zeros(self.actions.n, np.int8)
             self._no_actions.flags.writeable = False
@@ -173,7 +180,7 @@ class Episode:
             return
         if self.over:
             raise IllegalMoveError(str(item), "the game is over", self.state.describe())
-        if not self._legal()[2][action]:
+        if not self._legal()[1][action]:
             raise IllegalMoveError(str(item), "not a legal move here", self.state.describe())
         self.state.push(item)
         self.state.outcome()

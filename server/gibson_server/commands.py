@@ -19,6 +19,12 @@ from gibson_core.cliargs import (
 )
 
 
+def database(text: str) -> str:
+    """An argparse type for ``--db``: a database URL (``postgresql://...``) as it is, else a SQLite file to
+    write (its folder must exist and be writable)."""
+    return text if "://" in text else output_file(text)
+
+
 def cmd_serve(args) -> int:
     from .run import main_serve
 
@@ -36,7 +42,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("serve", help="run the online game server (docs/server.md)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost only)")
     p.add_argument("--port", type=port, default=8765, help="port (0: any free port; the line printed says which)")
-    p.add_argument("--db", type=output_file, default=None, help="SQLite file (default: server.sqlite3 in the Gibson folder)")
+    p.add_argument("--db", type=database, default=None,
+                   help="SQLite file (default: server.sqlite3 in the Gibson folder) or postgresql://USER@HOST/DB")
+    p.add_argument("--sync", choices=["normal", "full"], default="normal",
+                   help="full: fsync every commit (survives a power cut), normal: survives a server crash")
     p.add_argument("--certfile", type=input_file, default=None, help="TLS certificate chain (PEM): serve wss://")
     p.add_argument("--keyfile", type=input_file, default=None, help="TLS private key (PEM)")
     p.add_argument("--rate", type=positive_number, default=50.0, help="messages a second per connection")
