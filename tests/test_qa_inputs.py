@@ -152,3 +152,17 @@ def test_wrong_flags_in_a_lesson_are_refused_with_words(flags):
         with pytest.raises(GibsonError, match="flags"):
             for item in read_lessons(file, "dover-patrol"):
                 item.start()
+
+
+@pytest.mark.parametrize("value", [[1], True, b"1", 2.5, {"a": 1}])
+def test_rl_environments_refuse_wrong_types_with_gibson_errors(value):
+    pytest.importorskip("gymnasium")
+    import gibson_rl  # noqa: F401  (registers the environments)
+    import gymnasium
+    from gibson_rl.core import Episode
+
+    calls = [lambda: Episode(value), lambda: Episode("lattaque", value), lambda: Episode("lattaque").reset(value),
+             lambda: gymnasium.make("gibson/lattaque-v0", opponent=value)]
+    for call in calls:
+        with pytest.raises(GibsonError):
+            call()
