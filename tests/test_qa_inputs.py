@@ -166,3 +166,12 @@ def test_rl_environments_refuse_wrong_types_with_gibson_errors(value):
     for call in calls:
         with pytest.raises(GibsonError):
             call()
+
+
+@pytest.mark.parametrize("url", [None, "notaurl", "http://x", "ws://h:0", "ws://h:99999", "x" * 5000])
+def test_the_client_library_refuses_a_wrong_address_before_dialling(url):
+    from gibson_core.net.client import GameClient
+
+    with pytest.raises(GibsonError, match="server address") as err:
+        GameClient(url)
+    assert len(str(err.value)) < 200
