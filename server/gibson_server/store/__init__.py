@@ -5,10 +5,16 @@ from __future__ import annotations
 from .base import GameRow, LogEntry, Store, StoreError
 
 
-def open_store(location: str) -> Store:
-    """The store for ``--db``: a file path (SQLite). Other schemes (``postgresql://``) are for later stores."""
-    if "://" in location:
-        raise StoreError(f"no store for {location.split('://')[0]}:// databases yet (use a SQLite file path)")
+def open_store(location: str, node: str | None = None) -> Store:
+    """The store for ``--db``: ``postgresql://USER@HOST[:PORT]/DB`` (several server processes may share
+    it) or a file path (SQLite, one server process)."""
+    scheme = location.split("://", 1)[0].lower() if "://" in location else ""
+    if scheme in ("postgresql", "postgres"):
+        from .postgres import PostgresStore
+
+        return PostgresStore(location, node)
+    if scheme:
+        raise StoreError(f"no store for {scheme[:20]}:// databases (use postgresql://... or a SQLite file path)")
     from .sqlite import SQLiteStore
 
     return SQLiteStore(location)
