@@ -75,8 +75,7 @@ def observe(state, player: str) -> Observation:
     """The Observation of ``player`` in ``state``: hidden enemy types never appear in it."""
     variant = state.variant
     p = variant.player_index(player)
-    pieces = [state._piece(pid, state.owner[pid] == p or state.revealed[pid])
-              for pid in range(1, len(state.owner)) if state.square[pid] >= 0]
+    pieces = _pieces(state, p)
     log = _player_log(state, player)
     removed = [Piece(e.handle, e.owner, e.square, e.type, e.public, True)
                for _entry, events in log for e in events if isinstance(e, Removed)]
@@ -96,6 +95,26 @@ def observe(state, player: str) -> Observation:
         legal_moves=legal,
         result=(result.winner, result.reason) if result else None,
     )
+
+
+def _pieces(state, p: int) -> list:
+    """The pieces on the board as player ``p`` sees them, in handle order. A piece's view depends only on
+    (handle, square, type if known, revealed, moved), so each such view is built once per game and reused:
+    a server sending views after every move spends its time on what changed."""
+    cache = state.__dict__.setdefault("_observed_pieces", {})
+    owner, square, revealed, moved, ptype = state.owner, state.square, state.revealed, state.moved, state.ptype
+    out = []
+    for pid in range(1, len(owner)):
+        sq = square[pid]
+        if sq < 0:
+            continue
+        known = owner[pid] == p or revealed[pid]
+        key = (pid, sq, ptype[pid] if known else -1, revealed[pid], moved[pid])
+        piece = cache.get(key)
+        if piece is None:
+            piece = cache[key] = state._piece(pid, known)
+        out.append(piece)
+    return out
 
 
 def public_tokens(state) -> dict:

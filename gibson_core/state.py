@@ -374,6 +374,11 @@ class GameState:
         self._legal = None
         return move
 
+    def forget_undo(self) -> None:
+        """Drop the snapshots that ``pop`` would restore (a long-lived game that never takes moves back, such
+        as a server's, keeps memory flat); moves made before this can no longer be popped."""
+        self._stack.clear()
+
     def _apply_move(self, move: Move, me: int, events: list) -> None:
         index = self.grid.index
         o, d = index[move.origin], index[move.dest]

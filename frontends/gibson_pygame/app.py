@@ -110,3 +110,20 @@ def run(variant: str | None = None, opponent: str | None = None, level: str | No
     else:
         app.switch(LauncherScene(app))
     app.run()
+
+
+def run_online(url: str, code: str | None = None, variant: str | None = None, options: dict | None = None) -> None:
+    """Open the window on a game server: join game ``code``, or host ``variant`` (the online lobby when
+    neither is given)."""
+    from .scenes.online import OnlineLobbyScene
+    from .session import FRIEND, GameConfig
+
+    app = App()
+    config = GameConfig(variant or "tri-tactics", dict(options or {}), FRIEND)
+    lobby = OnlineLobbyScene(app, config, url)
+    app.switch(lobby)
+    if code:
+        lobby.join(code)
+    elif variant:
+        lobby.host()
+    app.run()

@@ -13,6 +13,11 @@ def _options(pairs):
 
 def cmd_play(args) -> int:
     """Open the window."""
+    if args.connect:
+        from .app import run_online
+
+        run_online(args.connect, args.join, args.variant, _options(args.option))
+        return 0
     from .app import run
 
     run(args.variant, args.vs, args.level, _options(args.option))
@@ -47,6 +52,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--vs", choices=["computer", "friend"], default=None, help="opponent (default: launcher choice)")
     p.add_argument("--level", default=None, help="computer strength: easy, medium or hard")
     p.add_argument("--option", action="append", help="NAME or NAME=VALUE")
+    p.add_argument("--connect", default=None, help="play online on the server ws://HOST:PORT")
+    p.add_argument("--join", default=None, help="with --connect: the join code of the game (else host one)")
     p.set_defaults(func=cmd_play)
 
     p = subparsers.add_parser("screenshot", help="render a position as a player sees it, to PNG")

@@ -33,14 +33,16 @@ async def play_bot(url: str, agent_name: str, join: str | None = None, variant: 
             game = await client.wait_for(game.id, lambda g: g.over or g.my_turn, timeout=24 * 3600)
             if game.over:
                 break
-            obs = game.observation
+            obs, seen = game.observation, game.updates
             move = await asyncio.to_thread(agent.choose_move, obs, rng, budget)
             try:
                 await client.play(game.id, str(move), ply=obs.ply)
             except (ServerError, ConnectionLost) as exc:  # the game moved on or the link broke: look again
                 say(f"move {move} not taken ({exc}); looking again")
-                await client.wait_for(game.id, lambda g, n=obs.ply: g.over or g.observation.ply != n
-                                      or g.updates > 0, timeout=60)
+                await client.wait_for(game.id, lambda g, s=seen: g.updates > s, timeout=3600)
+                continue
+            # the answer comes before the view that shows the move: wait for that view
+            await client.wait_for(game.id, lambda g, n=obs.ply: g.over or g.observation.ply > n, timeout=3600)
         say(f"game {game.id} over: {game.result}")
         return game.result
     finally:

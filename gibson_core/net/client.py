@@ -118,6 +118,11 @@ class GameClient:
                                     max_size=2**24)
         self._connected.set()
 
+    @property
+    def is_connected(self) -> bool:
+        """True while the connection is up (False while reconnecting)."""
+        return self._connected.is_set()
+
     async def close(self) -> None:
         """Close the connection for good (no reconnection)."""
         self._closing = True
@@ -194,8 +199,11 @@ class GameClient:
 
     def _dispatch(self, msg: dict) -> None:
         kind = msg["type"]
-        if kind == "view" and msg.get("game") in self.games:
-            self.games[msg["game"]]._update(msg)
+        if kind == "view":  # may come before the answer that names the game has been read: keep it
+            game = self.games.get(msg["game"])
+            if game is None:
+                game = self.games[msg["game"]] = GameView(msg["game"], msg.get("seat"))
+            game._update(msg)
         elif kind == "record" and msg.get("game") in self.games:
             self.games[msg["game"]].record = msg.get("record")
         elif kind == "joined" and "id" not in msg:  # a rematch the server set up

@@ -13,6 +13,7 @@ players' Observations: only what both of them know.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -242,6 +243,22 @@ def _piece_row(p: Piece) -> list:
     return [p.handle, p.owner, p.square, p.type, p.revealed, p.moved]
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _move(text: str) -> Move:
+    """Moves are immutable values: a client decoding view after view parses each text once."""
+    return Move.parse(text)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move_text(move: Move) -> str:
+    return str(move)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _piece(row: tuple) -> Piece:
+    return Piece(*row)
+
+
 def _tuples(value):
     """JSON lists back into the tuples the engine uses (tokens are tuples)."""
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
@@ -260,7 +277,7 @@ def observation_to_wire(obs: Observation, since: int = 0) -> dict:
         "since": since,
         "history": [[m, [event_to_wire(e) for e in evs]] for m, evs in zip(obs.moves[since:], obs.events[since:],
                                                                             strict=True)],
-        "legal": [str(m) for m in obs.legal_moves],
+        "legal": [_move_text(m) for m in obs.legal_moves],
         "result": list(obs.result) if obs.result else None,
     }
 
@@ -280,11 +297,11 @@ def observation_from_wire(data: dict, moves: list, events: list) -> Observation:
         return Observation(
             variant=data["variant"], options=tuple(sorted(data["options"].items())), player=data["player"],
             to_move=data["to_move"], ply=data["ply"],
-            pieces=tuple(Piece(*row) for row in data["pieces"]),
-            removed=tuple(Piece(*row) for row in data["removed"]),
+            pieces=tuple(_piece(tuple(row)) for row in data["pieces"]),
+            removed=tuple(_piece(tuple(row)) for row in data["removed"]),
             tokens=tuple((k, _tuples(v)) for k, v in data["tokens"]),
             moves=tuple(moves), events=tuple(events),
-            legal_moves=tuple(Move.parse(m) for m in data["legal"]),
+            legal_moves=tuple(_move(m) for m in data["legal"]),
             result=tuple(data["result"]) if data["result"] else None,
         )
     except ProtocolError:

@@ -42,12 +42,14 @@ class Connection:
             self.close(1008, "too slow: outgoing queue full")
 
     def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close after what is queued (the reason reaches the client)."""
+        """Close the connection with a close frame naming the reason; a client that does not finish the
+        closing handshake within a second (a flooder's unread frames hold it up) is dropped."""
         if not self.closed:
             self.closed = True
-            self._queue.put_nowait(None) if not self._queue.full() else None
-            self._close = (code, reason)
             asyncio.ensure_future(self.ws.close(code, reason))
+            transport = getattr(self.ws, "transport", None)
+            if transport is not None:
+                asyncio.get_running_loop().call_later(1.0, transport.abort)
 
     async def write_loop(self) -> None:
         """Send queued messages in order until the connection closes."""

@@ -206,7 +206,8 @@ class Game:
                     self.clock = {p: float(self.row.clock["initial"]) for p in self.players}
                     self.mark = entry.t
         elif kind == "move":
-            self.state.push(Move.parse(data["move"]))
+            self.state.push(Move.parse(data["move"]))  # judged before it was committed
+            self.state.forget_undo()
             if self.draw_offer is not None and self.draw_offer != data["player"]:
                 self.draw_offer = None
             if "clock" in data:

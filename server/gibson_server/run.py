@@ -32,27 +32,35 @@ def ssl_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | N
     return ctx
 
 
+async def start_server(host: str, port: int, db: str, limits: Limits | None = None,
+                       tls: ssl.SSLContext | None = None, agent_workers: int = 1, agent_seconds: float = 1.0):
+    """Open the store, rebuild its games and start listening; returns ``(game server, websockets server,
+    port)``. Stop with ``ws_server.close()``, then ``await game_server.stop()``."""
+    from websockets.asyncio.server import serve as ws_serve
+
+    server = GameServer(open_store(db), limits or Limits(), agents=AgentPool(agent_workers, agent_seconds))
+    await server.start()
+    ws_server = await ws_serve(server.handler, host, port, max_size=MAX_MESSAGE_BYTES, compression=None, ssl=tls,
+                               max_queue=64)
+    return server, ws_server, ws_server.sockets[0].getsockname()[1]
+
+
 async def serve(host: str, port: int, db: str, limits: Limits | None = None, tls: ssl.SSLContext | None = None,
                 agent_workers: int = 1, agent_seconds: float = 1.0, ready=print, stop: asyncio.Event | None = None):
     """Run the server until ``stop`` is set (or SIGINT/SIGTERM). ``ready`` gets one line with the address."""
-    from websockets.asyncio.server import serve as ws_serve
-
-    store = open_store(db)
-    server = GameServer(store, limits or Limits(), agents=AgentPool(agent_workers, agent_seconds))
-    await server.start()
+    server, ws_server, bound = await start_server(host, port, db, limits, tls, agent_workers, agent_seconds)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread, or no signals
             loop.add_signal_handler(sig, stop.set)
     try:
-        async with ws_serve(server.handler, host, port, max_size=MAX_MESSAGE_BYTES, compression=None,
-                            ssl=tls, max_queue=64) as ws_server:
-            bound = ws_server.sockets[0].getsockname()[1]
-            ready(f"gibson server listening on {'wss' if tls else 'ws'}://{host}:{bound} (database {db}, "
-                  f"{len(server.games)} games restored)")
-            await stop.wait()
+        ready(f"gibson server listening on {'wss' if tls else 'ws'}://{host}:{bound} (database {db}, "
+              f"{len(server.games)} games restored)")
+        await stop.wait()
     finally:
+        ws_server.close()
+        await ws_server.wait_closed()
         await server.stop()
 
 

@@ -43,8 +43,8 @@ _ID = re.compile(r'"id"\s*:\s*(\d{1,9})[,}\s]')
 class Limits:
     """The server's limits (``docs/server.md``); every one is a command-line option of ``gibson serve``."""
 
-    rate: float = 20.0  # messages a second per connection, on average
-    burst: float = 60.0  # ... in a burst
+    rate: float = 50.0  # messages a second per connection, on average
+    burst: float = 100.0  # ... in a burst
     flood_close: int = 200  # refused messages in a row before the connection is closed
     open_games: int = 4  # unfinished games one connection may have created
     queue: int = 1000  # messages waiting to be sent to one connection
@@ -67,12 +67,14 @@ class GameServer:
     """Serves games over WebSocket connections (``handler``) from a :class:`Store`."""
 
     def __init__(self, store: Store, limits: Limits = Limits(), node: str = "local", agents: AgentPool | None = None,
-                 clock=time.time):
+                 clock=time.time, seeds=secrets.randbits):
+        """``clock`` (seconds since the epoch) and ``seeds`` (``seeds(bits)``) can be replaced in tests."""
         self.store = store
         self.limits = limits
         self.node = node
         self.agents = agents or AgentPool()
         self.clock = clock
+        self.seeds = seeds
         self.games: dict[str, Game] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -335,7 +337,7 @@ class GameServer:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             full = len(humans) + len(agents) == 2
-            row = GameRow(game_id=code, variant=variant, options=options, clock=clock, seed=secrets.randbits(62),
+            row = GameRow(game_id=code, variant=variant, options=options, clock=clock, seed=self.seeds(62),
                           created=self.clock(), status=LIVE if full else OPEN, agents=agents, rematch_of=rematch_of)
             if await self.store.create_game(row):
                 break

@@ -63,6 +63,12 @@ class LauncherScene(Scene):
 
         start_game(self.app, self.config)
 
+    def play_online(self) -> None:
+        """Host this game on a server, or join one (scenes/online.py)."""
+        from .online import OnlineLobbyScene
+
+        self.app.switch(OnlineLobbyScene(self.app, self.config))
+
     def load_game(self) -> None:
         """Continue a saved game, against the opponent chosen here."""
         from .. import storage
@@ -138,6 +144,9 @@ class LauncherScene(Scene):
         load = Button("Load game", self.load_game)
         load.rect = pygame.Rect(w - 440, h - 70, 200, 50)
         self.buttons.append(load)
+        online = Button("Play online", self.play_online, enabled=self.variant is not None)
+        online.rect = pygame.Rect(w - 660, h - 70, 200, 50)
+        self.buttons.append(online)
 
     def handle_event(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN) and self.names:
