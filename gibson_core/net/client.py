@@ -85,8 +85,12 @@ class GameClient:
     """One connection to a game server (see the module's docstring)."""
 
     def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.05, 5.0), keep_raw: bool = False,
-                 open_timeout: float = 10.0):
+                 open_timeout: float = 10.0, fallbacks: tuple = ()):
+        """``fallbacks``: other nodes of the same cluster (servers sharing one database); after a lost
+        connection the client tries them in turn, starting with the node after the one it lost."""
         self.url = url
+        self.urls = (url, *fallbacks)
+        self._at = 0  # the index in ``urls`` of the node connected to
         self.reconnect = reconnect
         self.backoff = backoff
         self.open_timeout = open_timeout
@@ -114,7 +118,7 @@ class GameClient:
     async def _open(self) -> None:
         from websockets.asyncio.client import connect as ws_connect
 
-        self._ws = await ws_connect(self.url, compression=None, proxy=None, open_timeout=self.open_timeout,
+        self._ws = await ws_connect(self.urls[self._at], compression=None, proxy=None, open_timeout=self.open_timeout,
                                     max_size=2**24)
         self._connected.set()
 
@@ -160,6 +164,7 @@ class GameClient:
         while not self._closing:
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(cap, delay * 2)
+            self._at = (self._at + 1) % len(self.urls)
             try:
                 await self._open()
             except (TimeoutError, OSError, GibsonError) as exc:

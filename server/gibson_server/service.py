@@ -31,9 +31,11 @@ from gibson_core.net.protocol import (
 from gibson_core.plugins import load_variant, variant_names
 
 from .agents import AgentPool
+from .cluster import Cluster, catch_up
 from .connection import Connection
 from .game import OVER, PLAY, SETUP, WAITING, Game, GameError
 from .store.base import LIVE, OPEN, GameRow, LogEntry, Store
+from .store.shared import SharedStore
 
 log = logging.getLogger("gibson.server")
 _ID = re.compile(r'"id"\s*:\s*(\d{1,9})[,}\s]')
@@ -87,12 +89,18 @@ class GameServer:
         self._tasks: set = set()
         self.started_at = 0.0
         self.down_since: float | None = None
+        self.cluster: Cluster | None = None  # when other server processes share the store (cluster.py)
+        self.remote_seats: set = set()  # (game, player) whose connection another live node holds
 
     # -- life ----------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store and rebuild every open and live game."""
         await self.store.open()
-        self.down_since = await self.store.last_heartbeat(self.node)
+        if isinstance(self.store, SharedStore):
+            self.cluster = Cluster(self)
+            self.down_since = await self.cluster.start()
+        else:
+            self.down_since = await self.store.last_heartbeat(self.node)
         self.started_at = self.clock()
         await self.store.heartbeat(self.node, self.started_at)
         for row in await self.store.games((OPEN, LIVE)):
@@ -163,8 +171,9 @@ class GameServer:
                     await self.store.set_status(game_id, OVER, self._result_dict(game))
                 self._evict_later(game)
                 return game
-            if restoring and game.clock is not None and game.mark is not None and game.to_move is not None:
-                stopped = max(game.mark, min(self.down_since or now, now))
+            if restoring and self.down_since is not None and game.clock is not None and game.mark is not None \
+                    and game.to_move is not None:
+                stopped = max(game.mark, min(self.down_since, now))
                 await self._commit(game, "resume", {"clock": game.remaining(stopped)})
             if row.status == OPEN and game.phase != WAITING:
                 await self.store.set_status(game_id, LIVE)
@@ -255,15 +264,22 @@ class GameServer:
         self.away.pop((game.id, player), None)
         conn.seats[game.id] = player
         conn.sent[game.id] = 0
+        if self.cluster is not None:
+            self.cluster.bound(game.id, player)
+
+    def _unbind(self, conn: Connection, game_id: str, player: str) -> None:
+        """The connection holding a seat is gone or left it: the player is away from now on."""
+        del self.seat_conn[(game_id, player)]
+        self.away[(game_id, player)] = self.clock()
+        if self.cluster is not None:
+            self.cluster.released(game_id, player)
+        if game_id in self.games:
+            self._broadcast(self.games[game_id])
 
     def _gone(self, conn: Connection) -> None:
-        now = self.clock()
-        for game_id, player in conn.seats.items():
+        for game_id, player in list(conn.seats.items()):
             if self.seat_conn.get((game_id, player)) is conn:
-                del self.seat_conn[(game_id, player)]
-                self.away[(game_id, player)] = now
-                if game_id in self.games:
-                    self._broadcast(self.games[game_id])
+                self._unbind(conn, game_id, player)
         for game_id in conn.watching:
             self.spectators.get(game_id, set()).discard(conn)
 
@@ -292,6 +308,8 @@ class GameServer:
         self._reply(conn, msg, "pong")
 
     async def on_list(self, conn, msg) -> None:
+        if self.cluster is not None:
+            await self.cluster.load_open()
         games = [{"game": g.id, "variant": g.row.variant, "options": g.row.options, "clock": g.row.clock,
                   "free": [p for p in g.players if p not in g.seats and p not in g.row.agents]}
                  for g in sorted(self.games.values(), key=lambda g: (g.row.created, g.id)) if g.phase == WAITING]
@@ -371,6 +389,9 @@ class GameServer:
         game = await self._game(msg)
         given = token_hash(msg["token"])
         player = next((p for p, h in game.seats.items() if hmac.compare_digest(h, given)), None)
+        if player is None:  # the seat may have been claimed by another server process: ask the store
+            game.seats.update(await self.store.seats(game.id))
+            player = next((p for p, h in game.seats.items() if hmac.compare_digest(h, given)), None)
         if player is None:
             raise GameError(f"that token holds no seat in game {game.id}", "bad-token")
         self._bind(conn, game, player)
@@ -389,10 +410,7 @@ class GameServer:
         game_id = msg["game"]
         player = conn.seats.pop(game_id, None)
         if player is not None and self.seat_conn.get((game_id, player)) is conn:
-            del self.seat_conn[(game_id, player)]
-            self.away[(game_id, player)] = self.clock()
-            if game_id in self.games:
-                self._broadcast(self.games[game_id])
+            self._unbind(conn, game_id, player)
         conn.watching.discard(game_id)
         self.spectators.get(game_id, set()).discard(conn)
         self._reply(conn, msg, "left", game=game_id)
@@ -423,14 +441,16 @@ class GameServer:
     on_resign = on_offer_draw = on_accept_draw = on_decline_draw = on_rematch = _simple
 
     # -- committing ----------------------------------------------------------------------------------
-    async def _commit(self, game: Game, kind: str, data: dict, ack=None) -> LogEntry:
+    async def _commit(self, game: Game, kind: str, data: dict, ack=None) -> LogEntry | None:
         """Commit an entry to the store, then apply it, acknowledge it and send everyone their view.
-        Called with the game's lock held."""
+        Called with the game's lock held. When another writer took the entry's number first, the game
+        catches up; a client's request is then refused (``conflict``), the server's own entry dropped (None)."""
         seq = game.seq + 1
         t = max(self.clock(), game.mark or 0.0)
         if not await self.store.append(game.id, seq, kind, data, t):
-            for entry in await self.store.entries(game.id, game.seq):  # another writer was first: catch up
-                game.apply(entry)
+            catch_up(self, game, await self.store.entries(game.id, game.seq))  # another writer was first
+            if ack is None:  # the server's own entry (resume, timeout, sweep, agent): reconsidered on the new state
+                return None
             raise GameError("the game changed meanwhile: look at the new view and try again", "conflict")
         entry = LogEntry(seq, kind, data, t)
         game.apply(entry)
@@ -478,7 +498,8 @@ class GameServer:
     def _players(self, game: Game) -> dict:
         return {p: {"seated": p in game.seats or p in game.row.agents, "agent": game.row.agents.get(p),
                     "ready": p in game.setups or game.state is not None,
-                    "connected": p in game.row.agents or (game.id, p) in self.seat_conn}
+                    "connected": p in game.row.agents or (game.id, p) in self.seat_conn
+                    or (game.id, p) in self.remote_seats}
                 for p in game.players}
 
     def _clock(self, game: Game) -> dict | None:

@@ -26,7 +26,8 @@ import os
 import uuid
 from urllib.parse import urlsplit, urlunsplit
 
-from .base import GameRow, LogEntry, Store, StoreError
+from .base import GameRow, LogEntry, StoreError
+from .shared import Holder, SharedStore
 
 CHANNEL = "gibson_log"
 #: Schema versions in order; each is applied once, in one transaction, and recorded.
@@ -46,6 +47,12 @@ MIGRATIONS: tuple[str, ...] = (
         data JSONB NOT NULL, t DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, seq));
     CREATE TABLE nodes (node TEXT PRIMARY KEY, heartbeat DOUBLE PRECISION NOT NULL);
     """,
+    # 2: which node holds the connection of each seat (several server processes, cluster.py)
+    """
+    CREATE TABLE holders (
+        game_id TEXT NOT NULL REFERENCES games ON DELETE CASCADE, player TEXT NOT NULL, node TEXT NOT NULL,
+        since DOUBLE PRECISION NOT NULL, PRIMARY KEY (game_id, player));
+    """,
 )
 _MIGRATION_LOCK = 0x6769_6273  # "gibs": one advisory lock id for schema changes
 
@@ -58,7 +65,7 @@ def _psycopg():
     return psycopg
 
 
-class PostgresStore(Store):
+class PostgresStore(SharedStore):
     """A :class:`Store` in a PostgreSQL database (``postgresql://USER@HOST[:PORT]/DB``)."""
 
     def __init__(self, dsn: str, node: str | None = None):
@@ -172,8 +179,14 @@ class PostgresStore(Store):
                            (status, Jsonb(result) if result else None, game_id))
 
     async def claim_seat(self, game_id: str, player: str, token_hash: str) -> bool:
-        return await self._change("INSERT INTO seats VALUES (%s,%s,%s) ON CONFLICT DO NOTHING",
-                                  (game_id, player, token_hash)) == 1
+        # one statement: the seat and the notice to the other nodes (seq 0: the seats changed) commit together
+        return await self._change(
+            "WITH claimed AS (INSERT INTO seats VALUES (%s,%s,%s) ON CONFLICT DO NOTHING RETURNING 1) "
+            "SELECT pg_notify(%s, %s) FROM claimed",
+            (game_id, player, token_hash, CHANNEL, self._notice(game_id))) == 1
+
+    def _notice(self, game_id: str, seq: int = 0) -> str:
+        return json.dumps([self.node, game_id, seq])
 
     async def seats(self, game_id: str) -> dict[str, str]:
         return dict(await self._query("SELECT player, token_hash FROM seats WHERE game_id=%s", (game_id,)))
@@ -222,7 +235,7 @@ class PostgresStore(Store):
                     out.append(False)  # taken by another writer, or not the next entry
                     continue
                 await conn.execute("INSERT INTO log VALUES (%s,%s,%s,%s,%s)", (game_id, seq, kind, Jsonb(data), t))
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps([self.node, game_id, seq])))
+                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._notice(game_id, seq)))
                 last[game_id] = seq
                 out.append(True)
         return out
@@ -240,9 +253,35 @@ class PostgresStore(Store):
         rows = await self._query("SELECT heartbeat FROM nodes WHERE node=%s", (node,))
         return rows[0][0] if rows else None
 
+    async def nodes(self) -> dict[str, float]:
+        return dict(await self._query("SELECT node, heartbeat FROM nodes"))
+
+    # -- who holds each seat's connection --------------------------------------------------------------
+    async def hold_seat(self, game_id: str, player: str, since: float) -> None:
+        await self._change(
+            "WITH held AS (INSERT INTO holders VALUES (%s,%s,%s,%s) ON CONFLICT (game_id, player) DO UPDATE "
+            "SET node=excluded.node, since=excluded.since WHERE holders.since <= excluded.since RETURNING 1) "
+            "SELECT pg_notify(%s, %s) FROM held",
+            (game_id, player, self.node, since, CHANNEL, self._notice(game_id)))
+
+    async def release_seat(self, game_id: str, player: str) -> None:
+        await self._change(
+            "WITH gone AS (DELETE FROM holders WHERE game_id=%s AND player=%s AND node=%s RETURNING 1) "
+            "SELECT pg_notify(%s, %s) FROM gone", (game_id, player, self.node, CHANNEL, self._notice(game_id)))
+
+    async def holders(self, game_id: str | None = None) -> list[Holder]:
+        sql = ("SELECT h.game_id, h.player, h.node, h.since, n.heartbeat FROM holders h "
+               "LEFT JOIN nodes n ON n.node = h.node ")
+        if game_id is not None:
+            rows = await self._query(sql + "WHERE h.game_id=%s", (game_id,))
+        else:
+            rows = await self._query(sql + "JOIN games g ON g.game_id = h.game_id WHERE g.status <> 'over'")
+        return [Holder(*r) for r in rows]
+
     # -- other nodes -----------------------------------------------------------------------------------
     async def subscribe(self, callback) -> None:
-        """Call ``callback(game_id, seq)`` (a coroutine function) for every log entry another node commits."""
+        """Call ``callback(game_id, seq)`` (a coroutine function) for every log entry another node commits,
+        and ``callback(game_id, 0)`` when another node changed a game's seats or who holds them."""
         self._subscribers.append(callback)
         if self._listener is None:
             self._listen = await self._connect(autocommit=True)
