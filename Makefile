@@ -32,7 +32,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 check: $(STAMP)
-	$(BIN)/gibson check ../shared/vectors/*.yaml tests/vectors/*.yaml
+	$(BIN)/gibson check tests/vectors/conformance/*.yaml tests/vectors/*.yaml
 
 bench: $(STAMP)
 	$(BIN)/gibson bench tri-tactics

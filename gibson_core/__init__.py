@@ -9,6 +9,7 @@ from .errors import (
     GibsonError,
     IllegalMoveError,
     NotationError,
+    OptionError,
     PluginError,
     RecordError,
     SetupError,
@@ -20,7 +21,7 @@ from .state import GameState, Result
 from .variant import Variant, VariantSpec
 
 __all__ = [
-    "GameState", "GibsonError", "IllegalMoveError", "Move", "NotationError", "PluginError", "RecordError",
+    "GameState", "GibsonError", "IllegalMoveError", "Move", "NotationError", "OptionError", "PluginError", "RecordError",
     "Result", "SetupError", "Variant", "VariantError", "VariantSpec", "load_variant", "variant_names",
 ]
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""The conformance-vector runner behind ``gibson check`` (format: shared/vectors/FORMAT.md)."""
+"""The conformance-vector runner behind ``gibson check`` (format: docs/vectors.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from .state import GameState
 from .yamlfile import read_yaml
 
 CASE_KEYS = {"name", "position", "to_move", "moves", "expect", "options"}
+#: How the vector format writes a drawn result (player names can never be this word).
+DRAW = "draw"
 EXPECT_KEYS = {"illegal", "position", "winner", "legal_count", "revealed"}
 
 
@@ -55,7 +57,21 @@ def build_case_state(variant_name: str, case: dict) -> GameState:
 
 def _snapshot(state: GameState) -> tuple:
     return (state.position(), state.to_move, state.ply, state.result, dict(state.tokens), state.revealed[:],
-            len(state.history))
+            state.moved[:], state.track[:], state.shuttle, state.quiet, len(state.history))
+
+
+def _undo_problem(state: GameState, start: tuple, count: int) -> str:
+    """After a case's moves: popping them all must give the starting state back exactly, and pushing them
+    again the same end (every vector is a push/pop test too). "" when it does."""
+    end = _snapshot(state)
+    moves = [state.pop() for _ in range(count)][::-1]
+    if _snapshot(state) != start:
+        return "popping the moves did not restore the starting position exactly"
+    for move in moves:
+        state.push(move)
+    if _snapshot(state) != end:
+        return "pushing the moves again after popping them gave a different position"
+    return ""
 
 
 def run_case(variant_name: str, case: dict) -> str:
@@ -81,11 +97,19 @@ def run_case(variant_name: str, case: dict) -> str:
                 return f"refusing {moves[-1]} changed the game"
             return ""
         return f"expected {moves[-1]} to be illegal, but it was played"
+    start = _snapshot(state)
     for i, move in enumerate(moves):
         try:
             state.play(move)
         except IllegalMoveError as exc:
             return f"move {i + 1} ({move}) was refused: {exc.reason}"
+    undo = _undo_problem(state, start, len(moves))
+    return "; ".join(p for p in (undo, check_expectations(state, expect, variant_name)) if p)
+
+
+def check_expectations(state: GameState, expect: dict, variant_name: str) -> str:
+    """Compare a state with a case's ``expect`` (position, winner, legal_count, revealed and variant keys):
+    "" when everything holds, else what was expected and what was found."""
     problems = []
     if "position" in expect:
         want = {k.lower(): " ".join(str(v).split()) for k, v in (expect["position"] or {}).items()}
@@ -96,7 +120,7 @@ def run_case(variant_name: str, case: dict) -> str:
             problems.append(f"position: expected {missing or '{}'} but found {extra or '{}'}")
     if "winner" in expect:
         result = state.outcome()
-        got = result.winner if result else None
+        got = (DRAW if result.is_draw else result.winner) if result else None
         if got != expect["winner"]:
             why = f" ({result.reason})" if result else ""
             problems.append(f"winner: expected {expect['winner']}, got {got}{why}")

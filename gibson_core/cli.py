@@ -6,31 +6,21 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import random
 import sys
 from pathlib import Path
 
 from .errors import GibsonError
+from .options import check_options, parse_option_args
 from .plugins import load_errors, load_variant, plugin_manager, variant_names, variant_specs
 
 COMMAND_MODULES: tuple[str, ...] = ("gibson_core.ai.arena", "gibson_core.validate_cmd", "gibson_core.scaffold", "gibson_pygame.commands",
                                      "gibson_server.commands", "gibson_core.net.bot")
 
 
-def _options(pairs: list[str] | None) -> dict:
-    """``--option first-capture`` -> {first-capture: True}; ``--option ply-limit=300`` -> {ply-limit: 300}."""
-    out = {}
-    for text in pairs or []:
-        name, _, value = text.partition("=")
-        if not value:
-            out[name] = True
-            continue
-        try:
-            out[name] = json.loads(value)
-        except json.JSONDecodeError:
-            out[name] = value
-    return out
+def _variant(args):
+    """The variant named on the command line, with its ``--option`` arguments checked and typed."""
+    return load_variant(args.variant, check_options(args.variant, parse_option_args(args.option)))
 
 
 def cmd_list(args) -> int:
@@ -51,7 +41,7 @@ def cmd_list(args) -> int:
 def cmd_rules(args) -> int:
     from .rulestext import rules_text
 
-    variant = load_variant(args.variant, _options(args.option))
+    variant = _variant(args)
     print(rules_text(variant))
     return 0
 
@@ -71,10 +61,10 @@ def cmd_selfplay(args) -> int:
     from .ai import make_agent
     from .match import play_match
 
-    variant = load_variant(args.variant, _options(args.option))
+    variant = _variant(args)
     record, state = play_match(variant, [make_agent(n) for n in args.agents.split(",")], seed=args.seed)
     result = state.outcome()
-    print(f"{variant.name} seed {args.seed}: {result.winner} ({result.reason}) after {state.ply} plies")
+    print(f"{variant.name} seed {args.seed}: {result.describe()} after {state.ply} plies")
     if args.record:
         record.save(args.record)
         print(f"record saved to {args.record}")
@@ -82,6 +72,7 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_replay(args) -> int:
+    from .observe import viewer_from_text
     from .record import load_record
     from .textboard import render_text
 
@@ -90,9 +81,9 @@ def cmd_replay(args) -> int:
     for ply, (move, events) in enumerate(state.history, start=1):
         if args.verbose:
             print(f"{ply:>4}. {move}  " + "; ".join(type(e).__name__ for e in events))
-    print(render_text(state, args.as_player))
+    print(render_text(state, viewer_from_text(state.variant, args.as_player)))
     result = state.outcome()
-    print(f"{state.ply} plies; " + (f"result: {result.winner} ({result.reason})" if result else "game goes on"))
+    print(f"{state.ply} plies; " + (f"result: {result.describe()}" if result else "game goes on"))
     return 0
 
 
@@ -116,7 +107,7 @@ def cmd_bench(args) -> int:
 
     names = args.variants or ["tri-tactics"]
     for name in names:
-        print(format_table(name, measure(name, args.seconds, options=_options(args.option))))
+        print(format_table(name, measure(name, args.seconds, options=check_options(name, parse_option_args(args.option)))))
         print()
     return 0
 

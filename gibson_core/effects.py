@@ -33,12 +33,13 @@ import attrs
 from . import events as ev
 from .hookspecs import hookimpl
 from .moves import FIRE, ILLUMINATE, Move
+from .variant_schema import ACTION, EFFECT, record_keys
 
 EFFECT_KINDS = ("destroy", "reveal")
 REACHES = ("orthogonal", "king")
 ACTION_KINDS = (ILLUMINATE, FIRE)
-EFFECT_KEYS = {"kind", "reach", "radius", "targets", "spare", "backfire", "cause", "reason", "backfire_reason"}
-ACTION_KEYS = {"kind", "radius", "range", "targets", "revealed_only", "reveal_self", "reason"}
+EFFECT_KEYS = set(record_keys(EFFECT))  # declared with their types in variant_schema
+ACTION_KEYS = set(record_keys(ACTION))
 
 
 @attrs.frozen
@@ -92,8 +93,7 @@ class EffectTables:
         self.has_actions = any(self.actions)
         self.file_of = tuple(sq % grid.files for sq in range(grid.size))
         self.rank_of = tuple(sq // grid.files for sq in range(grid.size))
-        self._moves: dict[tuple, Move] = {}
-        self._actor_cache: dict[tuple, tuple] = {}
+        self._moves: dict[tuple, Move] = {}  # interned action moves: squares only, no game state
 
     # -- effects ---------------------------------------------------------------------------------------
     def on_arrival(self, state, pid: int, square: int, events: list) -> None:
@@ -145,15 +145,15 @@ class EffectTables:
         return mv
 
     def _actors(self, state, me: int) -> tuple:
-        """``me``'s pieces whose type has actions (types never change, so this is cached per game)."""
-        pids, ptype = state.pids[me], state.ptype
-        key = (id(pids), id(ptype))
-        hit = self._actor_cache.get(key)
-        if hit is None or hit[0] is not pids or hit[1] is not ptype:
-            if len(self._actor_cache) > 256:
-                self._actor_cache.clear()
-            hit = self._actor_cache[key] = (pids, ptype, tuple(p for p in pids if self.actions[ptype[p]]))
-        return hit[2]
+        """``me``'s pieces whose type has actions. Types never change, so the answer is kept on the game
+        itself — never here: these tables are shared by every game of the variant, and a list of piece
+        numbers by type would tell any holder of the variant where the hidden actors stand."""
+        kept = state.__dict__.get("_actors")
+        if kept is None or kept[0] is not state.ptype:
+            ptype, actions = state.ptype, self.actions
+            kept = state._actors = (ptype, tuple(tuple(p for p in state.pids[side] if actions[ptype[p]])
+                                                 for side in (0, 1)))
+        return kept[1][me]
 
     def action_moves(self, state, me: int) -> list[Move]:
         """Every action of ``me``'s pieces, from what ``me`` can see (fire needs a visible, revealed target)."""
@@ -266,7 +266,6 @@ def _check_keys(chk, raw, path: tuple, known: set, what: str) -> bool:
     if not isinstance(raw, dict):
         chk.add(path, f"expected a mapping for an {what} (with at least 'kind'), got {raw!r}")
         return False
-    chk.unknown_keys(raw, path, known, f"{what} key")
     return True
 
 

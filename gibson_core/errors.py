@@ -2,6 +2,20 @@
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 60
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``):
+    no message echoes unbounded input."""
+    if not isinstance(text, str):
+        if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
+            return f"<a {text.bit_length():,}-bit number>"
+        text = str(text) if isinstance(text, int | float | bool) or text is None else f"<{type(text).__name__}>"
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
 
 class GibsonError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -24,8 +38,27 @@ class IllegalMoveError(GibsonError, ValueError):
         super().__init__(text)
 
 
+class NotYourTurnError(IllegalMoveError):
+    """A move submitted by the player who is not to move. Says whose turn it is and nothing more: no
+    explanation is computed for it, so it cannot reveal anything about the pieces it names."""
+
+    def __init__(self, move: str, player_to_move: str):
+        self.move = move
+        self.reason = f"it is {player_to_move}'s turn"
+        self.position = ""
+        ValueError.__init__(self, self.reason)
+
+
+class UnknownPlayerError(GibsonError, ValueError):
+    """A name that is not one of the variant's two players."""
+
+
 class SetupError(GibsonError, ValueError):
     """A set-up that does not fit the variant (counts, zone, unknown pieces)."""
+
+
+class OptionError(GibsonError, ValueError):
+    """A variant option that the variant does not declare, or a value of the wrong kind or out of range."""
 
 
 class RecordError(GibsonError, ValueError):

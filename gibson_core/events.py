@@ -86,15 +86,39 @@ class TokenMoved:
 
 @attrs.frozen
 class GameOver:
-    """The game ended: ``winner`` is a player name or ``draw``."""
+    """The game ended: ``winner`` is a player name, or None for a draw."""
 
-    winner: str
+    winner: str | None
     reason: str
 
 
-def redact(event, viewer: str):
-    """The event as ``viewer`` may see it: hidden types of the other player's pieces become None, and the
-    reason for removing such a piece is the one that does not name it."""
+class _RevealAll:
+    """The type of :data:`REVEAL_ALL`: a viewer that is not a player name, so no variant's player can ever
+    be mistaken for it."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "REVEAL_ALL"
+
+    def __reduce__(self):
+        return "REVEAL_ALL"
+
+
+#: The full-reveal viewer (game over, tools): sees every hidden type. Not a string, so not a player name.
+REVEAL_ALL = _RevealAll()
+
+
+def redact(event, viewer):
+    """The event as ``viewer`` (a player name or :data:`REVEAL_ALL`) may see it: hidden types of the other
+    player's pieces become None, and the reason for removing such a piece is the one that does not name it."""
+    if viewer is REVEAL_ALL:
+        return event
     if isinstance(event, Removed) and not event.public and event.owner != viewer:
         return attrs.evolve(event, type=None, reason=event.hidden_reason)
     return event

@@ -8,9 +8,12 @@ Two kinds of plugin manager use these:
   for it, so a plugin never sees another game's calls. The engine calls a rule hook only when some plugin
   implements it, and never per square: once per move, per fight or per move generation.
 
-A rule hook receives the live :class:`~gibson_core.state.GameState`; it may read everything and change
-the position only through the state's own methods (``remove``, ``reveal``, ``fight``, ``drive_back``) and
-its ``tokens`` mapping, so that ``pop`` restores it exactly.
+A rule hook receives the live :class:`~gibson_core.state.GameState`; it may read everything (by names:
+``owner_of``, ``pieces_of``, ``type_of``, ``square_of``, ``pid_at``, ``option``) and change the position
+only through the state's own methods (``move_piece``, ``remove``, ``reveal``, ``fight``, ``drive_back``) and
+its ``tokens`` mapping (public, immutable values), so that ``pop`` restores it exactly. Answers are checked
+against ``gibson_core.hookrelay.SHAPES``; a wrong shape is a PluginError naming the plugin and the hook.
+docs/reference.md ("Hooks") says for each hook when it is called and what ``state.to_move`` is then.
 """
 
 from __future__ import annotations
@@ -36,19 +39,30 @@ def gibson_init_state(state):
 
 @hookspec
 def gibson_extra_moves(state, player):
-    """Return extra legal moves or actions (a list of Move) for ``player`` (0 or 1), computed only from what
-    that player can see. Called once per move generation."""
+    """Return extra legal moves or actions (a list of Move) for ``player`` (0 or 1, the side to move),
+    computed only from what that player can see. Called once per move generation; every implementation's
+    moves are appended to the core's, before the two-square rule and ``gibson_filter_moves``."""
 
 
 @hookspec(firstresult=True)
 def gibson_filter_moves(state, player, moves):
-    """Return the list of legal moves after removing those a variant rule forbids (visible facts only)."""
+    """Return the list of legal moves after removing those a variant rule forbids (visible facts only).
+    ``moves`` holds the core's moves, the extra moves and the two-square rule's cut; the first answer that
+    is not None replaces it (a second filtering plugin is not asked)."""
+
+
+@hookspec(firstresult=True)
+def gibson_arrival_wins(state, pid, square):
+    """Piece ``pid`` has just moved to ``square``: return True when this arrival wins the game by a variant
+    rule that the end of the move will confirm (Dover Patrol's Flags). The game then ends before any automatic
+    effect or attack: a winning move ends the game first. Return None otherwise."""
 
 
 @hookspec
 def gibson_on_arrival(state, pid, square, events):
-    """Automatic effects when piece ``pid`` ends its move on ``square``, before any attack (blasts, an
-    anti-aircraft zone, spotting). May remove the piece; then its attack does not take place."""
+    """Automatic effects when piece ``pid`` ends its move on ``square`` (an index), before any attack (blasts,
+    an anti-aircraft zone, spotting); an ``onto`` attacker arrives after winning its fight. May remove the
+    piece; then its attack does not take place. ``state.to_move`` is the mover."""
 
 
 @hookspec(firstresult=True)
@@ -75,7 +89,7 @@ def gibson_resolve_combat(state, attacker, defender):
 @hookspec(firstresult=True)
 def gibson_game_result(state):
     """After a move: return ``(winner, reason)`` when a variant rule ends the game, else None.
-    ``winner`` is a player name or ``"draw"``."""
+    ``winner`` is a player name, or None for a draw."""
 
 
 @hookspec(firstresult=True)

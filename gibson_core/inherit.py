@@ -78,6 +78,11 @@ def resolve(doc: YamlDoc, spec: Any = None, _chain: tuple = ()) -> tuple[YamlDoc
 
     A document without ``extends`` is returned unchanged. Raises VariantError for an unknown parent, a
     cycle, or a ``rename`` that names no parent piece."""
+    from .variant_schema import check_shape  # every file of the chain is typed before it is merged
+
+    problems = check_shape(doc)
+    if problems:
+        raise VariantError(problems)
     data = doc.data
     if not isinstance(data, dict) or EXTENDS not in data:
         return doc, spec

@@ -10,9 +10,9 @@ from __future__ import annotations
 import weakref
 
 from .moves import Move
-from .pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+from .pieces import ANY_SIDE, DIAGONAL, IMMOBILE, IN_LINE, JUMP, ONTO, SLIDE, STEP
 
-RULE_HOOKS = ("gibson_init_state", "gibson_extra_moves", "gibson_filter_moves", "gibson_on_arrival",
+RULE_HOOKS = ("gibson_init_state", "gibson_extra_moves", "gibson_filter_moves", "gibson_arrival_wins", "gibson_on_arrival",
               "gibson_after_move", "gibson_game_result", "gibson_no_legal_moves", "gibson_resolve_combat",
               "gibson_on_removed", "gibson_apply_action", "gibson_vector_setup", "gibson_vector_expect")
 
@@ -21,7 +21,15 @@ _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 class MoveTables:
     """Per-variant tables: ``by_type[t] = (slides, table, can_attack, long_needs_attack)``, zone confinement,
-    path tracking for "arrive via a path" wins, and which rule hooks the variant implements."""
+    path tracking for "arrive via a path" wins, and which rule hooks the variant implements.
+
+    ``special[t]`` is None for pieces that attack after moving to any side (the family rule), else
+    ``(onto, slides, slide_attack, long_needs_attack, rows)`` for pieces that attack by moving onto the enemy
+    or slide and attack only in line (or only after one square): ``rows[o]`` is a tuple of rays (a stepping
+    piece's destinations are rays of one square), each a tuple of ``(d, plain move, attacks)`` where
+    ``attacks`` is ``((a, move), ...)``: for ``onto``, the move onto ``d`` itself (``e4xe5``, taken when ``d``
+    holds an enemy); in line, the attack on the next square of the ray; ``none``, the attack pattern's.
+    """
 
     @classmethod
     def for_variant(cls, variant) -> MoveTables:
@@ -82,6 +90,7 @@ class MoveTables:
              t.can_attack, t.movement.long_needs_attack)
             for t in variant.types
         )
+        self.special = tuple(self._special(t, move, table) for t in variant.types)
         self.confined = tuple(
             tuple(variant.zone(t.confined_to, player) if t.confined_to else None for t in variant.types)
             for player in variant.players
@@ -104,7 +113,7 @@ class MoveTables:
         self.lean = tuple(
             tuple(
                 (table_, can_attack, t in winners) if table_ is not None and not slides and confined[t] is None
-                and not variant.compulsory_attack else None
+                and not variant.compulsory_attack and self.special[t] is None else None
                 for t, (slides, table_, can_attack, _long) in enumerate(self.by_type)
             )
             for confined, winners in zip(self.confined, self.win_types, strict=True)
@@ -129,6 +138,31 @@ class MoveTables:
             for name in RULE_HOOKS
         }
         self.move = move
+
+    @staticmethod
+    def _special(t, move, table) -> tuple | None:
+        """The ``special`` entry of one piece type (see the class docstring)."""
+        kind = t.movement.kind
+        slides = kind == SLIDE
+        onto = t.attack_mode == ONTO
+        if kind == IMMOBILE or not (onto or (slides and t.slide_attack != ANY_SIDE)):
+            return None
+        base = table(kind, t.movement.distance, t.attack)
+        rows = []
+        for o, row in enumerate(base):
+            rays = row if slides else tuple((e,) for e in row)
+            out = []
+            for ray in rays:
+                cut = []
+                for i, (d, plain, attacks) in enumerate(ray):
+                    if onto:
+                        attacks = ((d, move(o, d, d)),)
+                    elif t.slide_attack == IN_LINE:
+                        attacks = ((ray[i + 1][0], move(o, d, ray[i + 1][0])),) if i + 1 < len(ray) else ()
+                    cut.append((d, plain, attacks))
+                out.append(tuple(cut))
+            rows.append(tuple(out))
+        return (onto, slides, t.slide_attack, t.movement.long_needs_attack, tuple(rows))
 
 
 __all__ = ["MoveTables", "SLIDE", "STEP", "DIAGONAL", "JUMP", "IMMOBILE"]

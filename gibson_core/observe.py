@@ -13,7 +13,8 @@ from collections import Counter
 
 import attrs
 
-from .events import Removed, redact
+from .errors import UnknownPlayerError
+from .events import REVEAL_ALL, Removed, redact
 from .pieces import Piece
 
 
@@ -23,7 +24,7 @@ class Observation:
 
     variant: str
     options: tuple  # ((name, value), ...)
-    player: str
+    player: str  # a player name, or REVEAL_ALL for the full reveal
     to_move: str
     ply: int
     pieces: tuple  # Piece on the board, type None where hidden from this player
@@ -32,7 +33,7 @@ class Observation:
     moves: tuple  # every move so far, in notation
     events: tuple  # per ply: tuple of events as this player may see them
     legal_moves: tuple  # this player's legal moves when it is their turn, else ()
-    result: tuple | None  # (winner, reason) or None
+    result: tuple | None  # (winner or None for a draw, reason), or None while the game goes on
 
     def piece_at(self, square: str) -> Piece | None:
         """The piece on a square as this player sees it."""
@@ -71,16 +72,21 @@ class Observation:
         return self.result is None and self.to_move == self.player
 
 
-def observe(state, player: str) -> Observation:
-    """The Observation of ``player`` in ``state``: hidden enemy types never appear in it."""
+def observe(state, player) -> Observation:
+    """The Observation of ``player`` in ``state``: hidden enemy types never appear in it.
+
+    ``player`` is a player name, or :data:`REVEAL_ALL` for the full reveal (every type, no legal moves),
+    which front ends show once a game is over and tools use on their own games."""
     variant = state.variant
-    p = variant.player_index(player)
-    pieces = _pieces(state, p)
+    everything = player is REVEAL_ALL
+    p = -1 if everything else variant.player_index(player)
+    pieces = _pieces(state, p, everything)
     log = _player_log(state, player)
     removed = [Piece(e.handle, e.owner, e.square, e.type, e.public, True)
                for _entry, events in log for e in events if isinstance(e, Removed)]
     result = state.outcome()
     legal = tuple(state.legal_moves()) if state.to_move == p and result is None else ()
+    result = (result.winner, result.reason) if result else None
     return Observation(
         variant=variant.name,
         options=tuple(sorted(variant.options.items())),
@@ -93,14 +99,15 @@ def observe(state, player: str) -> Observation:
         moves=tuple(str(m) for m, _ in state.history),
         events=tuple(events for _entry, events in log),
         legal_moves=legal,
-        result=(result.winner, result.reason) if result else None,
+        result=result,
     )
 
 
-def _pieces(state, p: int) -> list:
-    """The pieces on the board as player ``p`` sees them, in handle order. A piece's view depends only on
-    (handle, square, type if known, revealed, moved), so each such view is built once per game and reused:
-    a server sending views after every move spends its time on what changed."""
+def _pieces(state, p: int, everything: bool = False) -> list:
+    """The pieces on the board as player ``p`` sees them (every type with ``everything``), in handle order.
+    A piece's view depends only on (handle, square, type if known, revealed, moved), so each such view is
+    built once per game and reused: a server sending views after every move spends its time on what
+    changed."""
     cache = state.__dict__.setdefault("_observed_pieces", {})
     owner, square, revealed, moved, ptype = state.owner, state.square, state.revealed, state.moved, state.ptype
     out = []
@@ -108,13 +115,28 @@ def _pieces(state, p: int) -> list:
         sq = square[pid]
         if sq < 0:
             continue
-        known = owner[pid] == p or revealed[pid]
+        known = everything or owner[pid] == p or revealed[pid]
         key = (pid, sq, ptype[pid] if known else -1, revealed[pid], moved[pid])
         piece = cache.get(key)
         if piece is None:
             piece = cache[key] = state._piece(pid, known)
         out.append(piece)
     return out
+
+
+#: The word for the full reveal on command lines (``--as all``); variants may not name a player so.
+ALL_WORD = "all"
+
+
+def viewer_from_text(variant, text: str):
+    """A viewer named on a command line: a player name exactly as the variant writes it, or ``all`` for
+    :data:`REVEAL_ALL`. Anything else is an :class:`UnknownPlayerError` that lists the choices."""
+    if text == ALL_WORD:
+        return REVEAL_ALL
+    if text in variant.players:
+        return text
+    raise UnknownPlayerError(f"{text[:40]!r} is not a viewer of {variant.name}: "
+                             f"choose {', '.join(variant.players)} or {ALL_WORD}")
 
 
 def public_tokens(state) -> dict:

@@ -1,21 +1,21 @@
 """Plugin discovery. Built-in variants are found exactly like third-party ones: through the
 ``gibson.variants`` entry point group. Each game then gets its own small plugin manager.
 
-Set ``GIBSON_TRACE_PLUGINS=1`` to print every hook call to stderr.
+Set ``GIBSON_TRACE_PLUGINS=1`` to print every hook call to stderr, redacted (:mod:`.plugintrace`).
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from importlib.metadata import entry_points
 
 import attrs
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError, Problem, VariantError
+from .errors import PluginError, Problem, VariantError, quote
+from .options import check_option_values, did_you_mean
+from .plugintrace import enable_trace, tracing_enabled
 from .variant import Variant, VariantSpec, load_variant_file
 
 ENTRY_POINT_GROUP = "gibson.variants"
@@ -26,9 +26,8 @@ _LOAD_ERRORS: list[PluginError] = []
 
 
 def _trace(pm: pluggy.PluginManager) -> None:
-    if os.environ.get("GIBSON_TRACE_PLUGINS"):
-        pm.trace.root.setwriter(lambda text: sys.stderr.write(text))
-        pm.enable_tracing()
+    if tracing_enabled():
+        enable_trace(pm)
 
 
 def plugin_manager() -> pluggy.PluginManager:
@@ -131,13 +130,15 @@ _VARIANT_CACHE: dict[tuple, Variant] = {}
 
 def load_variant(name: str, options: dict | None = None) -> Variant:
     """Load, validate and compile a registered variant with options (cached per name and options)."""
+    specs = variant_specs()
+    if not isinstance(name, str) or name not in specs:
+        raise _unknown_variant(name, specs)
+    if options:  # typed and checked against the plain variant's declared options, so they make a cache key
+        options = check_option_values(load_variant(name).option_specs, options, name)
     key = (name, tuple(sorted((options or {}).items())))
     cached = _VARIANT_CACHE.get(key)
     if cached is not None:
         return cached
-    specs = variant_specs()
-    if name not in specs:
-        raise _unknown_variant(name, specs)
     spec = specs[name]
     variant = load_variant_file(spec.path, options, spec)
     pm = game_plugin_manager(spec, variant)
@@ -150,6 +151,10 @@ def _with_manager(variant: Variant, pm: pluggy.PluginManager) -> Variant:
     return attrs.evolve(variant, plugin_manager=pm)
 
 
-def _unknown_variant(name: str, specs: dict) -> VariantError:
+def _unknown_variant(name, specs: dict) -> VariantError:
     known = ", ".join(sorted(specs)) or "none installed"
-    return VariantError(Problem("<registry>", "", None, f"unknown variant {name!r} (variants: {known})"))
+    text = f"unknown variant {quote(name)} (variants: {known})"
+    match = did_you_mean(name, specs) if isinstance(name, str) else None
+    if match:
+        text += f"; did you mean {match!r}?"
+    return VariantError(Problem("<registry>", "", None, text))

@@ -30,7 +30,7 @@ class GameRecord:
     options: dict = attrs.field(factory=dict)
     seed: int | None = None
     first: str | None = None
-    result: dict | None = None  # {"winner": ..., "reason": ...}
+    result: dict | None = None  # {"winner": player name or None for a draw, "reason": ...}
     tokens: dict | None = None
 
     @classmethod
@@ -69,7 +69,8 @@ class GameRecord:
         if upto is None and self.result is not None:
             result = state.outcome()
             got = {"winner": result.winner, "reason": result.reason} if result else None
-            if got is None or got["winner"] != self.result.get("winner"):
+            said = self.result.get("winner")
+            if got is None or got["winner"] != (None if said == "draw" else said):  # "draw": records before 0.2
                 raise RecordError(f"record says the result is {self.result}, the replay gives {got}")
         return state
 

@@ -25,6 +25,7 @@ FILES = {
     "hooks.py.tmpl": "${package}/hooks.py",
     "variant.yaml.tmpl": "${package}/${name}.yaml",
     "vectors.yaml.tmpl": "tests/vectors/${name}.yaml",
+    "lessons.yaml.tmpl": "${package}/lessons.yaml",
     "test_variant.py.tmpl": "tests/test_${module}.py",
 }
 

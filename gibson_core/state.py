@@ -14,20 +14,32 @@ import attrs
 
 from . import events as ev
 from .combat import ATTACKER, DEFENDER, Outcome
-from .errors import IllegalMoveError, SetupError
+from .errors import GibsonError, IllegalMoveError, NotationError, NotYourTurnError, SetupError
 from .hookrelay import hook_relay
 from .movegen import MoveTables
 from .moves import MOVE, Move
-from .pieces import Piece
+from .pieces import IN_LINE, Piece
 from .variant import Variant
+
+NO_RUN = (0, -1, -1, 0)
 
 
 @attrs.frozen
 class Result:
-    """How a game ended: ``winner`` is a player name or ``"draw"``."""
+    """How a game ended: ``winner`` is a player name, or None for a draw (never a string that could be a
+    player's name)."""
 
-    winner: str
+    winner: str | None
     reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def describe(self) -> str:
+        """``"red wins: ..."`` or ``"draw: ..."``."""
+        return f"draw: {self.reason}" if self.winner is None else f"{self.winner} wins: {self.reason}"
 
 
 class GameState:
@@ -70,6 +82,11 @@ class GameState:
         self.tokens: dict = dict(tokens or {})
         self.to_move = variant.player_index(to_move) if to_move else 0
         self.ply = 0
+        # repetition rules (variant.repetition): per player, the last move's run between two squares as
+        # (piece, from, to, moves in the run); and plies in a row without an attack
+        self.shuttle: tuple = (NO_RUN, NO_RUN)
+        self.quiet = 0
+        self._fought = False
         self.result: Result | None = None
         self.history: list[tuple[Move, tuple]] = []
         self._stack: list[tuple] = []
@@ -175,8 +192,34 @@ class GameState:
         return [pid for pid in self.pids[player] if sq[pid] >= 0]
 
     def type_of(self, pid: int):
-        """The PieceType of a piece number."""
+        """The PieceType of a piece number (``.id``, ``.name``, ``.value``, ``.tags``...)."""
         return self.variant.types[self.ptype[pid]]
+
+    # -- the hook API by names (docs/reference.md, "The state a hook sees") ---------------------------
+    def owner_of(self, pid: int) -> str:
+        """The player name owning piece ``pid``."""
+        return self.variant.players[self.owner[pid]]
+
+    def pieces_of(self, player: str | int) -> list[int]:
+        """Piece numbers of ``player`` (a name, or 0/1) still on the board, in numbering order."""
+        return self.alive(self.variant.player_index(player) if isinstance(player, str) else player)
+
+    def square_of(self, pid: int) -> str | None:
+        """The square name piece ``pid`` stands on, or None once it has been removed."""
+        sq = self.square[pid]
+        return self.grid.names[sq] if sq >= 0 else None
+
+    def pid_at(self, square: str | int) -> int:
+        """The number of the piece on a square (a name or an index), 0 when it is empty."""
+        return self.board[self.grid.square(square) if isinstance(square, str) else square]
+
+    def option(self, name: str):
+        """The value of one of the variant's options in this game (its default unless chosen)."""
+        try:
+            return self.variant.options[name]
+        except KeyError:
+            raise KeyError(f"{self.variant.name} has no option {name!r} "
+                           f"(options: {', '.join(self.variant.options) or 'none'})") from None
 
     def describe(self) -> str:
         """A one-line summary for error messages."""
@@ -226,15 +269,29 @@ class GameState:
         if self._has.get("gibson_extra_moves"):
             for extra in self._hooks.gibson_extra_moves(state=self, player=me):
                 out.extend(extra)
+        limit = self.variant.repetition.two_square
+        if limit and self.shuttle[me][3] >= limit:
+            out = self._without_shuttle(out, me)
         if self._has.get("gibson_filter_moves"):
             out = self._hooks.gibson_filter_moves(state=self, player=me, moves=out)
         return out
+
+    def _without_shuttle(self, moves: list[Move], me: int) -> list[Move]:
+        """``moves`` less the plain move back that would break the two-square rule (see ``Repetition``)."""
+        pid, a, b, _count = self.shuttle[me]
+        if self.square[pid] != b:
+            return moves
+        back_from, back_to = self.grid.names[b], self.grid.names[a]
+        return [m for m in moves if not (m.origin == back_from and m.dest == back_to and m.target is None
+                                         and m.kind == MOVE)]
 
     def _moves_of(self, pid: int, o: int, me: int) -> list[Move]:
         """The moves of one piece on ``o`` that ``_generate`` does not do inline: a slider, a zone-limited
         piece or a compulsory attacker (no hook: variant rules filter the whole list later)."""
         board, owner = self.board, self.owner
         t = self.ptype[pid]
+        if self.tables.special[t] is not None:
+            return self._special_moves_of(pid, o, me, t)
         slides, table, can_attack, long_attack_only = self.tables.by_type[t]
         out: list[Move] = []
         if table is None:
@@ -281,6 +338,47 @@ class GameState:
             self._slider_reads[pid] = reads
         return out
 
+    def _special_moves_of(self, pid: int, o: int, me: int, t: int) -> list[Move]:
+        """The moves of a piece that attacks by moving onto the enemy, or slides and attacks only in line
+        (or only after one square): see ``MoveTables.special``."""
+        onto, slides, slide_attack, long_only, rows = self.tables.special[t]
+        board, owner = self.board, self.owner
+        can_attack = self.tables.by_type[t][2]
+        them = 1 - me
+        allowed = self.tables.confined[me][t]
+        wins = self.variant.win_arrive[me] if t in self.tables.win_types[me] else {}
+        compulsory = self.variant.compulsory_attack
+        around = self.tables.around_mask
+        reads = 0
+        out: list[Move] = []
+        append = out.append
+        for ray in rows[o]:
+            for step, (d, plain, attacks) in enumerate(ray):
+                reads |= around[d]
+                may_attack = can_attack and (step == 0 or slide_attack == IN_LINE)
+                q = board[d]
+                if q:
+                    if onto and may_attack and owner[q] == them and (allowed is None or d in allowed):
+                        append(attacks[0][1])
+                    break
+                if allowed is not None and d not in allowed:
+                    break
+                if d in wins and self._arrival_wins(pid, o, d, wins[d]):
+                    append(plain)
+                    continue
+                long_run = step > 0 and long_only
+                if onto:
+                    if not long_run:
+                        append(plain)
+                    continue
+                targets = [mv for a, mv in attacks if owner[board[a]] == them] if may_attack else ()
+                if not (targets and compulsory) and not long_run:
+                    append(plain)
+                out.extend(targets)
+        if slides:
+            self._slider_reads[pid] = reads
+        return out
+
     def wins_on_arrival(self, pid: int, origin: int, dest: int) -> bool:
         """True when piece ``pid`` moving from square ``origin`` to ``dest`` would win by arriving there (the
         variant's ``win`` entries, path progress included). Squares are indices."""
@@ -301,13 +399,23 @@ class GameState:
     # ------------------------------------------------------------------------------------------------
     # Making moves
     # ------------------------------------------------------------------------------------------------
-    def play(self, move: Move | str) -> tuple:
-        """Validate and make a move; returns its events. Raises IllegalMoveError (state unchanged)."""
+    def play(self, move: Move | str, by: str | None = None) -> tuple:
+        """Validate and make a move; returns its events. Raises IllegalMoveError (state unchanged).
+
+        ``by`` names the player who submits the move (a front end, the server, an agent). A move by the
+        player who is not to move is refused with :class:`NotYourTurnError`, which says only whose turn it
+        is; any other refusal is explained from what the submitter may see. ``by=None`` is the trusted local
+        caller, taken to be the side to move."""
         if isinstance(move, str):
             move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise NotationError(f"a move must be a Move or its notation, not {type(move).__name__}")
+        if by is not None:
+            self.variant.player_index(by)
+            if by != self.player:
+                raise NotYourTurnError(str(move), self.player)
         if self.result is not None:
-            raise IllegalMoveError(str(move), f"the game is over ({self.result.winner}: {self.result.reason})",
-                                   self.describe())
+            raise IllegalMoveError(str(move), f"the game is over ({self.result.describe()})", self.describe())
         if move not in set(self.legal_moves()):
             raise IllegalMoveError(str(move), self.explain_illegal(move), self.describe())
         self.push(move)
@@ -323,12 +431,14 @@ class GameState:
         """Make a move without checking it (the fast path for search and replay of trusted moves)."""
         self._touched = touched = []
         self._stack.append((self.board[:], self.square[:], self.revealed[:], self.moved[:], self.track[:],
-                            dict(self.tokens), self.to_move, self.ply, self.result, len(self.history), touched))
+                            dict(self.tokens), self.to_move, self.ply, self.result, len(self.history), touched,
+                            self.shuttle, self.quiet))
         self._legal = None
         events: list = []
         self._losers = set()
         self._loss_reason = {}
         self._removed_this_move = False
+        self._fought = False
         me = self.to_move
         if move.kind == MOVE:
             self._apply_move(move, me, events)
@@ -338,10 +448,28 @@ class GameState:
             self._end_of_move(move, me, events)
         self.ply += 1
         self.to_move = 1 - me
+        if self.variant.repetition.active:
+            self._count_repetition(move, me, events)
         if self.result is None and self.variant.ply_limit and self.ply >= self.variant.ply_limit:
-            self._finish("draw", f"ply limit of {self.variant.ply_limit} reached", events)
+            self._finish(None, f"ply limit of {self.variant.ply_limit} reached", events)
         self.history.append((move, tuple(events)))
         self._forget_moves_near(touched)
+
+    def _count_repetition(self, move: Move, me: int, events: list) -> None:
+        """Advance the two-square run of the mover and the plies without an attack (``Repetition``)."""
+        self.quiet = 0 if self._fought else self.quiet + 1
+        if self.variant.repetition.two_square:
+            run = NO_RUN
+            if move.kind == MOVE and move.target is None:
+                o, d = self.grid.index[move.origin], self.grid.index[move.dest]
+                pid = self.board[d]
+                if pid:
+                    last = self.shuttle[me]
+                    run = (pid, o, d, last[3] + 1 if last[:3] == (pid, d, o) else 1)
+            self.shuttle = (run, self.shuttle[1]) if me == 0 else (self.shuttle[0], run)
+        limit = self.variant.repetition.no_fight
+        if self.result is None and limit and self.quiet >= limit:
+            self._finish(None, f"{limit} plies in a row without an attack", events)
 
     def _forget_moves_near(self, touched: list) -> None:
         """Drop the cached moves of every piece that can reach, or attack from, a square that changed."""
@@ -367,7 +495,7 @@ class GameState:
     def pop(self) -> Move:
         """Undo the last pushed move, restoring the exact previous state; returns that move."""
         (self.board, self.square, self.revealed, self.moved, self.track, self.tokens, self.to_move, self.ply,
-         self.result, n, touched) = self._stack.pop()
+         self.result, n, touched, self.shuttle, self.quiet) = self._stack.pop()
         self._forget_moves_near(touched)
         move = self.history[n][0]
         del self.history[n:]
@@ -383,6 +511,9 @@ class GameState:
         index = self.grid.index
         o, d = index[move.origin], index[move.dest]
         pid = self.board[o]
+        if move.target is not None and move.target == move.dest:
+            self._apply_onto(pid, o, d, me, events)
+            return
         board = self.board
         board[o] = 0
         board[d] = pid
@@ -390,19 +521,42 @@ class GameState:
         self.square[pid] = d
         self.moved[pid] = True
         events.append(ev.Moved(self.variant.players[me], move.origin, move.dest, pid))
+        won = self._arrive(pid, o, d, me, events)
+        if move.target is not None and not won and self.square[pid] == d and self.result is None:
+            target = board[index[move.target]]
+            if target:
+                self.fight(pid, target, events)
+
+    def _apply_onto(self, pid: int, o: int, d: int, me: int, events: list) -> None:
+        """An attack by moving onto the enemy's square: the fight is fought from ``o``; if the defender alone
+        is removed, the attacker moves onto ``d`` and arrives there (arrival effects and wins apply)."""
+        self.moved[pid] = True
+        defender = self.board[d]
+        outcome = self.fight(pid, defender, events)
+        if ATTACKER in outcome.removed or DEFENDER not in outcome.removed or self.square[pid] != o or self.board[d]:
+            return
+        self.board[o] = 0
+        self.board[d] = pid
+        self._touched += (o, d)
+        self.square[pid] = d
+        events.append(ev.Moved(self.variant.players[me], self.grid.names[o], self.grid.names[d], pid))
+        self._arrive(pid, o, d, me, events)
+
+    def _arrive(self, pid: int, o: int, d: int, me: int, events: list) -> bool:
+        """Piece ``pid`` has just moved from ``o`` to ``d``: a win by arriving, path progress, arrival hooks.
+        True when the arrival wins (then no effect and no attack follows)."""
         wins = self.variant.win_arrive[me].get(d)
         if wins and self._arrival_wins(pid, o, d, wins):
             self._update_track(pid, o, d)
             reason = next(r for types, _p, r in wins if self.ptype[pid] in types)
             self._finish(self.variant.players[me], reason.format(piece=self.type_of(pid).name), events)
-            return
+            return True
         self._update_track(pid, o, d)
+        if self._has.get("gibson_arrival_wins") and self._hooks.gibson_arrival_wins(state=self, pid=pid, square=d):
+            return True  # the end of the move confirms the win: no blast, no attack comes first
         if self._has.get("gibson_on_arrival"):
             self._hooks.gibson_on_arrival(state=self, pid=pid, square=d, events=events)
-        if move.target is not None and self.square[pid] == d and self.result is None:
-            target = board[index[move.target]]
-            if target:
-                self.fight(pid, target, events)
+        return False
 
     def _update_track(self, pid: int, o: int, d: int) -> None:
         tables = self.tables
@@ -437,7 +591,7 @@ class GameState:
                     losers.add(p)
         if losers:
             if len(losers) == 2:
-                self._finish("draw", "both sides lost at once", events)
+                self._finish(None, "both sides lost at once", events)
             else:
                 (loser,) = losers
                 self._finish(players[1 - loser], self._loss_reason.get(loser, f"{players[loser]} is beaten"), events)
@@ -445,13 +599,13 @@ class GameState:
         if (v.draw_when_none_left and self._removed_this_move
                 and not any(self.ptype[q] in v.draw_when_none_left for p in (0, 1) for q in self.alive(p))):
             names = ", ".join(sorted({v.types[t].name for t in v.draw_when_none_left}))
-            self._finish("draw", f"neither side has any of: {names}", events)
+            self._finish(None, f"neither side has any of: {names}", events)
         if self.result is None and self._has.get("gibson_game_result"):
             res = self._hooks.gibson_game_result(state=self)
             if res is not None:
                 self._finish(res[0], res[1], events)
 
-    def _finish(self, winner: str, reason: str, events: list) -> None:
+    def _finish(self, winner: str | None, reason: str, events: list) -> None:
         self.result = Result(winner, reason)
         events.append(ev.GameOver(winner, reason))
 
@@ -535,6 +689,7 @@ class GameState:
     def fight(self, attacker: int, defender: int, events: list) -> Outcome:
         """Resolve an attack and apply it: both revealed, losers removed, a driven-back piece moved."""
         ta, td = self.type_of(attacker), self.type_of(defender)
+        self._fought = True
         players = self.variant.players
         events.append(ev.Attacked(players[self.owner[attacker]], self.grid.names[self.square[attacker]],
                                   self.grid.names[self.square[defender]], ta.id, td.id))
@@ -561,6 +716,29 @@ class GameState:
         self._touched += (sq, dest)
         self.square[pid] = dest
         events.append(ev.Retreated(self.grid.names[sq], self.grid.names[dest], pid, reason))
+
+    def move_piece(self, pid: int, square: str | int, events: list, reason: str = "") -> None:
+        """Move a piece on the board to an empty square (a name or an index) for a rule: no attack, no arrival
+        effects, no win by arriving. Records a public ``Moved`` event (positions are public; the type stays
+        hidden) or, with a ``reason``, a ``Retreated`` event carrying it. ``pop`` undoes it exactly.
+        Raises GibsonError for a removed piece, an occupied square or an impassable one."""
+        dest = self.grid.square(square) if isinstance(square, str) else square
+        sq = self.square[pid] if 0 < pid < len(self.square) else -1
+        if sq < 0:
+            raise GibsonError(f"move_piece: piece {pid} is not on the board")
+        if self.board[dest]:
+            raise GibsonError(f"move_piece: {self.grid.names[dest]} is occupied")
+        if not self.variant.kind_of(dest).passable:
+            raise GibsonError(f"move_piece: {self.grid.names[dest]} is impassable")
+        self.board[sq] = 0
+        self.board[dest] = pid
+        self._touched += (sq, dest)
+        self.square[pid] = dest
+        origin, name = self.grid.names[sq], self.grid.names[dest]
+        if reason:
+            events.append(ev.Retreated(origin, name, pid, reason))
+        else:
+            events.append(ev.Moved(self.owner_of(pid), origin, name, pid))
 
     # ------------------------------------------------------------------------------------------------
     # Ending

@@ -1,9 +1,11 @@
-"""A plain-text board for terminals: what one player sees (or everything, for ``all``)."""
+"""A plain-text board for terminals: what one player sees (or everything, for ``REVEAL_ALL``)."""
 
 from __future__ import annotations
 
+from .events import REVEAL_ALL
 
-def render_text(state, viewer: str = "all") -> str:
+
+def render_text(state, viewer=REVEAL_ALL) -> str:
     """The board as text, rank 1 at the bottom. Own and revealed pieces show their id (lower case for the
     second player); hidden enemy pieces show ``?``; terrain shows as its first letter in lower case dots."""
     variant, grid = state.variant, state.grid
@@ -16,7 +18,7 @@ def render_text(state, viewer: str = "all") -> str:
             pid = state.board[sq]
             if pid:
                 owner = variant.players[state.owner[pid]]
-                visible = viewer in ("all", owner) or state.revealed[pid]
+                visible = viewer is REVEAL_ALL or viewer == owner or state.revealed[pid]
                 text = variant.types[state.ptype[pid]].id if visible else "?"
                 text = text.upper() if state.owner[pid] == 0 else text.lower()
             else:

@@ -9,8 +9,9 @@ option may switch them off) it is not registered at all::
       cannot_carry: [Mine]     # pieces that never carry a Flag (nor receive one by hand-over)
       mined_when: [blast]      # removal causes after which the dropped Flags lie "mined"...
       mined_pickup: [MS]       # ...and only these pieces may move onto them (and pick them up)
-      leave_enemy_base: true   # a piece that picks up the enemy Flag on the enemy Base runs aground unless
-                               #   it moves off with its owner's next move
+      leave_enemy_base: true   # a piece that comes to hold the enemy Flag on the enemy Base (picked up or
+                               #   handed over there) runs aground unless it moves off with its owner's next
+                               #   move; each side's obligation is its own
 
 Each Flag is the token ``flag:<player>`` in ``state.tokens``: ``(square name, carrier, mined)`` where
 ``carrier`` is the carrying piece's handle (0 when the Flag lies on the square). Flags are visible to both
@@ -20,8 +21,10 @@ The rules: a piece picks up the enemy Flag lying where it ends its move, and its
 but its own Base; a piece carrying its own Flag onto its own Base leaves it lying there; a removed carrier's
 Flags lie where it stood; a carrier not on a Base may hand one Flag (the enemy's first) to an adjacent own
 piece, not across a wall (``c4>c5``); a carrier may not attack a carrier of the other Flag; a move that wins
-cannot carry an attack; a player wins when after their move both Flags are on their own Base; a player who
-cannot move loses if the opponent's Flag lies on the opponent's Base, and otherwise the game is drawn.
+cannot carry an attack, and ends the game before any blast; a player wins when after their move both Flags lie on
+their own Base or are carried there by one of their own pieces (an enemy carrier on your Base wins you
+nothing); who carries is judged at the start of a move; a player who cannot move loses if the opponent's Flag
+lies on the opponent's Base, and otherwise the game is drawn.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ from __future__ import annotations
 from . import events as ev
 from .hookspecs import hookimpl
 from .moves import HANDOVER, MOVE, Move
+from .variant_schema import FLAGS, record_keys
 
-FLAG_KEYS = {"base", "cannot_carry", "mined_when", "mined_pickup", "leave_enemy_base"}
-AGROUND = "_aground"  # (piece, ply of the pick-up): the piece that must leave the enemy Base
+FLAG_KEYS = set(record_keys(FLAGS.types[0]))  # declared with their types in variant_schema
+AGROUND = "_aground:"  # + player: (piece, ply it came to hold the Flag), the piece that must leave the enemy Base
 
 
 class FlagRules:
@@ -42,6 +46,7 @@ class FlagRules:
         self.grid = grid
         self.players = players
         self.keys = tuple(f"flag:{p}" for p in players)
+        self.aground_keys = tuple(f"{AGROUND}{p}" for p in players)  # one obligation per side
         self.bases = bases  # square index of each player's Base
         self.base_names = tuple(grid.names[b] for b in bases)
         self.cannot_carry = cannot_carry
@@ -91,19 +96,36 @@ class FlagRules:
                 if p == me and sq == self.bases[me]:
                     continue
                 self._set(state, p, sq, pid, False, "picked up", events)
-                if p != me and sq == self.bases[p] and self.leave_enemy_base:
-                    state.tokens[AGROUND] = (pid, state.ply)
+                self._watch(state, pid, p, sq)
+
+    def _watch(self, state, pid: int, p: int, sq: int) -> None:
+        """``pid`` came to hold ``p``'s Flag on ``sq``: if that is the enemy Base, its owner must move it off."""
+        me = state.owner[pid]
+        if p != me and sq == self.bases[p] and self.leave_enemy_base:
+            state.tokens[self.aground_keys[me]] = (pid, state.ply)
+
+    def arrival_wins(self, state, pid: int, square: int) -> bool:
+        """Would piece ``pid`` arriving on ``square`` win by the Flags (checked before any blast)?"""
+        me = state.owner[pid]
+        if square != self.bases[me]:
+            return False
+        name = self.grid.names[square]
+        for key in self.keys:
+            where, carrier, _mined = state.tokens[key]
+            if carrier == pid or (carrier == 0 and where == name):
+                continue  # carried onto the Base, or lying on it (picked up or left there)
+            return False
+        return True
 
     def run_aground(self, state, me: int, events: list) -> None:
-        """The owner of a piece that picked up the enemy Flag on the enemy Base made their next move:
-        if the piece is still on that Base it runs aground (removed; the Flag lies on the Base again)."""
-        watch = state.tokens.get(AGROUND)
+        """``me`` made their next move after one of their pieces came to hold the enemy Flag on the enemy
+        Base: if it is still there it runs aground (removed; the Flag lies on the Base again)."""
+        key = self.aground_keys[me]
+        watch = state.tokens.get(key)
         if watch is None or watch[1] == state.ply:
             return
         pid = watch[0]
-        if state.owner[pid] != me:
-            return
-        del state.tokens[AGROUND]
+        del state.tokens[key]
         if state.square[pid] == self.bases[1 - me]:
             state.remove(pid, f"{state.type_of(pid).name} runs aground: it did not leave the enemy Base", events,
                          cause="aground", hidden_reason="a ship runs aground: it did not leave the enemy Base")
@@ -114,15 +136,19 @@ class FlagRules:
             if state.tokens[key][1] == pid:
                 mined = cause in self.mined_when
                 self._set(state, p, square, 0, mined, "dropped (mined)" if mined else "dropped", events)
-        watch = state.tokens.get(AGROUND)
-        if watch is not None and watch[0] == pid:
-            del state.tokens[AGROUND]
+        for key in self.aground_keys:
+            watch = state.tokens.get(key)
+            if watch is not None and watch[0] == pid:
+                del state.tokens[key]
 
     def winner(self, state) -> tuple | None:
-        """After a move by the side to move: both Flags on that side's Base wins."""
+        """After a move by the side to move: both Flags lying on that side's Base or carried there by one of
+        its own pieces wins (an enemy carrier standing on the Base does not count)."""
         me = state.to_move
         base = self.base_names[me]
-        if all(state.tokens[key][0] == base for key in self.keys):
+        owner = state.owner
+        if all(state.tokens[key][0] == base and (state.tokens[key][1] == 0 or owner[state.tokens[key][1]] == me)
+               for key in self.keys):
             return self.players[me], f"both Flags are on {self.players[me]}'s Base"
         return None
 
@@ -134,7 +160,7 @@ class FlagRules:
         names = self.players
         if carrier == 0 and where == self.base_names[opponent]:
             return names[opponent], f"{names[player]} has no legal move while {names[opponent]}'s Flag lies on its Base"
-        return "draw", f"{names[player]} has no legal move and {names[opponent]}'s Flag is not on its Base"
+        return None, f"{names[player]} has no legal move and {names[opponent]}'s Flag is not on its Base"
 
     # -- hand-over --------------------------------------------------------------------------------------
     def handovers(self, state, me: int) -> list[Move]:
@@ -171,6 +197,7 @@ class FlagRules:
             self._set(state, p, sq, 0, False, "handed over onto its own Base", events)
         else:
             self._set(state, p, sq, receiver, False, "handed over", events)
+            self._watch(state, receiver, p, sq)
 
     # -- what the rules forbid (visible facts only) -----------------------------------------------------
     def filter(self, state, me: int, moves: list) -> list:
@@ -237,7 +264,6 @@ def compile_flags(chk, data: dict, grid, zones: dict, players: tuple, selector) 
     if not isinstance(spec, dict):
         chk.add(path, f"expected a mapping (base, cannot_carry, ...) or null, got {spec!r}")
         return None
-    chk.unknown_keys(spec, path, FLAG_KEYS, "flags key")
     zone = spec.get("base")
     if zone not in zones:
         chk.add(path + ("base",), f"expected the zone of each player's Base, got {zone!r} (zones: {', '.join(zones)})")
@@ -311,6 +337,12 @@ def gibson_after_move(state, move, events):
         if pid and state.owner[pid] == me:
             rules.arrive(state, pid, events)
     rules.run_aground(state, me, events)
+
+
+@hookimpl
+def gibson_arrival_wins(state, pid, square):
+    """A move that brings both Flags home wins before any blast."""
+    return _rules(state).arrival_wins(state, pid, square) or None
 
 
 @hookimpl

@@ -15,21 +15,37 @@ from typing import Any
 import attrs
 
 from . import combat
-from .errors import NotationError, Problem, VariantError
+from .errors import NotationError, Problem, UnknownPlayerError, VariantError
 from .grid import Grid
-from .pieces import ATTACK_PATTERNS, MOVE_KINDS, Movement, PieceType
+from .options import check_option_values
+from .pieces import (
+    AFTER_MOVE,
+    ANY_SIDE,
+    ATTACK_MODES,
+    ATTACK_PATTERNS,
+    EMBLEMS,
+    IN_LINE,
+    MOVE_KINDS,
+    ONTO,
+    SLIDE,
+    SLIDE_ATTACKS,
+    Movement,
+    PieceType,
+)
 from .terrain import TerrainKind
+from .variant_schema import OPTION, PIECE, VARIANT, record_keys
 from .yamlfile import YamlDoc, format_path, read_yaml
 
-OPTION_KEYS = {"description", "default", "extension", "overrides", "hooks"}
-# Every key the loader accepts at the top of a variant file and in a piece entry (docs/reference.md documents
-# each one; tests/test_docs.py checks it). A new key must be added here, or the loader reports it as unknown.
-TOP_LEVEL_KEYS = ("name", "title", "description", "players", "board", "terrain", "zones", "paths", "overlays",
-                  "services", "setup", "pieces", "combat", "transit_forfeit", "win", "lose_when_removed",
-                  "lose_when_only_left", "draw_when_none_left", "compulsory_attack", "options", "extends", "rename",
-                  "flags", "counts")
-PIECE_KEYS = ("id", "name", "count", "service", "element", "tags", "value", "number", "move", "attack",
-              "confined_to", "effects", "actions", "color", "description")
+# Every key the loader accepts, with its type, is declared in ``variant_schema`` (docs/reference.md documents
+# each one; tests/test_docs.py checks it). A new key must be added there, or the loader reports it as unknown.
+#: A player's name: it appears on command lines (``--as red``), in records and in messages.
+PLAYER_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
+#: Words that mean something other than a player wherever a player is named (``--as all``, a drawn result).
+RESERVED_NAMES = frozenset({"all", "draw", "none", "nobody", "both", "spectator"})
+
+TOP_LEVEL_KEYS = record_keys(VARIANT)
+PIECE_KEYS = record_keys(PIECE)
+OPTION_KEYS = set(record_keys(OPTION))
 
 
 @attrs.frozen
@@ -89,6 +105,35 @@ class _Checker:
         return value
 
 
+# Options every variant may declare whose values the engine itself reads (docs/reference.md, "options"):
+# whole numbers, 0 switching the rule off.
+PLY_LIMIT = "ply-limit"
+TWO_SQUARE = "two-square"
+NO_FIGHT_DRAW = "no-fight-draw"
+ENGINE_OPTIONS = (PLY_LIMIT, TWO_SQUARE, NO_FIGHT_DRAW)
+
+
+@attrs.frozen
+class Repetition:
+    """Repetition rules, from the options ``two-square`` and ``no-fight-draw`` (0: off).
+
+    ``two_square = N``: a piece may not move back and forth between the same two squares more than N times
+    in a row. Its owner's moves are counted: a plain move (no attack) of a piece from A to B continues the
+    run when that player's previous move was the same piece's move between A and B the other way (B to A)
+    and starts a new run of 1 otherwise; a move that would make a run of N + 1 is illegal. Any other move of
+    that player (another piece, other squares, an attack or an action) ends the run; the opponent's moves do
+    not. ``no_fight = N``: the game is drawn once N plies in a row have passed without an attack.
+    """
+
+    two_square: int = 0
+    no_fight: int = 0
+
+    @property
+    def active(self) -> bool:
+        """True when either rule is on."""
+        return bool(self.two_square or self.no_fight)
+
+
 @attrs.frozen(eq=False)
 class Variant:
     """A compiled variant: everything the engine needs, in flat tables, plus the data it came from."""
@@ -121,6 +166,8 @@ class Variant:
     plugin_manager: Any = None
     spec: VariantSpec | None = None
     rules: dict = attrs.field(factory=dict)  # core rule section -> its compiled tables ("effects", "flags")
+    attack_mode: str = AFTER_MOVE  # the variant's default; each PieceType has its resolved attack_mode
+    repetition: Repetition = Repetition()
 
     # -- convenience -------------------------------------------------------------------------------
     def type_of(self, type_id: str) -> PieceType:
@@ -131,11 +178,13 @@ class Variant:
             raise KeyError(f"{self.name} has no piece type {type_id!r}") from None
 
     def player_index(self, player: str) -> int:
-        """0 or 1 for a player name; ValueError for anything else."""
+        """0 or 1 for a player name; :class:`UnknownPlayerError` (a ValueError) for anything else."""
         try:
             return self.players.index(player)
         except ValueError:
-            raise ValueError(f"{player!r} is not a player of {self.name} (players: {', '.join(self.players)})") from None
+            shown = repr(player)[:40]
+            raise UnknownPlayerError(f"{shown} is not a player of {self.name} "
+                                     f"(players: {', '.join(self.players)})") from None
 
     def kind_of(self, sq: int) -> TerrainKind:
         """The terrain kind of a square."""
@@ -161,6 +210,11 @@ class Variant:
 # Compilation
 # ---------------------------------------------------------------------------------------------------
 
+# Colours of pieces that name neither a `color` nor a service with one, by position in the piece list, so
+# that they tell apart on the board (docs/reference.md, "Piece keys").
+PIECE_PALETTE = ("#8a6d3b", "#4f6d7a", "#7a4f6d", "#5b7a3a", "#a0522d", "#3a5b7a", "#7a6a3a", "#6d4f7a",
+                 "#3a7a6a", "#7a3a3a", "#55606e", "#8a7a5b")
+
 _VALUE_SELECTOR = re.compile(r"^value\s*(>=|<=|>|<|==)\s*(\d+(?:\.\d+)?)$")
 
 
@@ -173,7 +227,6 @@ def compile_variant(doc: YamlDoc, options: dict | None = None, spec: VariantSpec
     data = doc.data
     if not isinstance(data, dict):
         raise VariantError(doc.problem((), "a variant file is a mapping of keys (name, board, pieces, ...)"))
-    chk.unknown_keys(data, (), TOP_LEVEL_KEYS, "top-level key")
     data, values = _apply_options(chk, data, options or {})
     variant = _compile(chk, data, values)
     if chk.problems:
@@ -193,16 +246,10 @@ def _apply_options(chk: _Checker, data: dict, chosen: dict) -> tuple[dict, dict]
         if not isinstance(spec, dict):
             chk.add(("options", name), "expected a mapping with description and default")
             continue
-        chk.unknown_keys(spec, ("options", name), OPTION_KEYS, "option key")
         if "default" not in spec:
             chk.add(("options", name), "missing key 'default'")
         values[name] = spec.get("default")
-    for name, value in chosen.items():
-        if name not in specs:
-            known = ", ".join(specs) or "none"
-            raise VariantError(Problem(chk.doc.file, f"options.{name}", None,
-                                       f"unknown option {name!r} for {data.get('name')} (options: {known})"))
-        values[name] = value
+    values.update(check_option_values(specs, chosen, str(data.get("name"))[:60]))
     merged = data
     for name, value in values.items():
         over = specs[name].get("overrides") if isinstance(specs[name], dict) else None
@@ -217,14 +264,21 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     description = data.get("description", "")
     players = chk.need(data, "players", (), list, "the two player names") or ["blue", "red"]
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
-        chk.add(("players",), f"expected two player names, got {players!r}")
+        chk.add(("players",), f"expected two player names, got {players!r}"[:200])
         players = ["blue", "red"]
+    for i, p in enumerate(players):
+        if not PLAYER_NAME.fullmatch(p) or p in RESERVED_NAMES:
+            chk.add(("players", i), f"player name {p[:40]!r} is not allowed: a player name is lower case letters, "
+                    f"digits and '-', starts with a letter, and is none of {', '.join(sorted(RESERVED_NAMES))}")
+    if players[0] == players[1]:
+        chk.add(("players",), "the two players need different names")
     players = tuple(players)
 
     grid, cell_kind, kinds = _compile_board(chk, data)
     zones = _compile_zones(chk, data, grid, players)
     paths = _compile_paths(chk, data, grid, players)
     types, type_index = _compile_pieces(chk, data, zones)
+    _check_attack_modes(chk, data, types)
     selector = _Selector(chk, types, type_index)
     setup_squares = _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types)
     combat_cells = _compile_combat(chk, data, types, type_index, selector, kinds, zones)
@@ -234,6 +288,7 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     )
     win_arrive = _compile_wins(chk, data, players, zones, paths, selector)
     rules = _compile_rule_sections(chk, data, grid, zones, players, selector)
+    _check_overlays(chk, data, grid, zones, paths, players)
     lists = {}
     for key in ("lose_when_removed", "lose_when_only_left", "draw_when_none_left"):
         spec = data.get(key)
@@ -241,10 +296,7 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     transit = frozenset(sq for sq in range(grid.size) if kinds.get(cell_kind[sq]) and kinds[cell_kind[sq]].transit)
     if not data.get("transit_forfeit"):
         transit = frozenset()
-    ply_limit = option_values.get("ply-limit") or 0
-    if not isinstance(ply_limit, int):
-        chk.add(("options", "ply-limit"), f"expected a whole number of plies, got {ply_limit!r}")
-        ply_limit = 0
+    ply_limit, two_square, no_fight = (_whole_option(chk, option_values, name) for name in ENGINE_OPTIONS)
     return Variant(
         name=name, title=title, description=description, players=players, grid=grid, kinds=kinds,
         cell_kind=cell_kind, zones=zones, paths=paths, types=types, type_index=type_index,
@@ -253,8 +305,67 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
         draw_when_none_left=lists["draw_when_none_left"], transit_squares=transit,
         compulsory_attack=bool(data.get("compulsory_attack", False)), ply_limit=ply_limit,
         options=dict(option_values), option_specs=dict(data.get("options") or {}), data=data, source=chk.doc.file,
-        rules=rules,
+        rules=rules, attack_mode=data.get("attack_mode", AFTER_MOVE) if data.get("attack_mode") in ATTACK_MODES
+        else AFTER_MOVE, repetition=Repetition(two_square, no_fight),
     )
+
+
+def _whole_option(chk: _Checker, values: dict, name: str) -> int:
+    """The value of an engine option (``ply-limit``, ``two-square``, ``no-fight-draw``): a whole number, 0 when
+    the variant does not declare it."""
+    value = values.get(name) or 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        chk.add(("options", name), f"expected a whole number (0: off), got {value!r}")
+        return 0
+    return value
+
+
+# overlay type -> its own keys (docs/reference.md, "overlays"); every overlay may also have these
+OVERLAY_TYPES = {"river": ("path", "squares"), "zone": ("zone",), "line": ("between",), "walls": (),
+                 "flags": ("colors",)}
+OVERLAY_COMMON = ("type", "color", "width", "label")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, players: tuple) -> None:
+    """Overlays are drawing hints, but a misspelt one would silently draw nothing: check their shape."""
+    overlays = data.get("overlays")
+    if overlays is None:
+        return
+    if not isinstance(overlays, list):
+        chk.add(("overlays",), f"expected a list of overlays, got {type(overlays).__name__}")
+        return
+    for i, item in enumerate(overlays):
+        path = ("overlays", i)
+        if not isinstance(item, dict) or item.get("type") not in OVERLAY_TYPES:
+            chk.add(path, f"an overlay is a mapping with a type ({', '.join(OVERLAY_TYPES)}), got {item!r:.60}")
+            continue
+        kind = item["type"]
+        chk.unknown_keys(item, path, OVERLAY_COMMON + OVERLAY_TYPES[kind], f"key of a {kind} overlay")
+        if "color" in item and not (isinstance(item["color"], str) and _COLOUR.match(item["color"])):
+            chk.add(path + ("color",), f"expected a colour like \"#3a6e9e\", got {item['color']!r:.40}")
+        width = item.get("width", 1)
+        if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
+            chk.add(path + ("width",), f"expected a positive number, got {width!r:.40}")
+        if kind == "river":
+            if ("path" in item) == ("squares" in item):
+                chk.add(path, "a river overlay has either 'path' or 'squares'")
+            elif "path" in item and item["path"] not in paths:
+                chk.add(path + ("path",), f"unknown path {item['path']!r:.40} (paths: {', '.join(paths) or 'none'})")
+            elif "squares" in item:
+                _squares(chk, grid, item["squares"], path + ("squares",))
+        elif kind == "zone" and item.get("zone") not in zones:
+            chk.add(path + ("zone",), f"unknown zone {item.get('zone')!r:.40} (zones: {', '.join(zones) or 'none'})")
+        elif kind == "line":
+            ranks = item.get("between")
+            if not (isinstance(ranks, list) and len(ranks) == 2 and all(type(r) is int for r in ranks)
+                    and abs(ranks[0] - ranks[1]) == 1 and grid is not None and 1 <= min(ranks) < grid.ranks):
+                chk.add(path + ("between",), f"expected two neighbouring ranks like [6, 7], got {ranks!r:.40}")
+        elif kind == "flags":
+            colours = item.get("colors")
+            if not (isinstance(colours, dict) and set(colours) <= set(players)
+                    and all(isinstance(c, str) and _COLOUR.match(c) for c in colours.values())):
+                chk.add(path + ("colors",), f"expected {{PLAYER: \"#rrggbb\"}}, got {colours!r:.60}")
 
 
 def _compile_rule_sections(chk, data, grid, zones, players, selector) -> dict:
@@ -387,7 +498,8 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if not isinstance(spec, dict):
             chk.add(path, "expected a mapping with id, name and count")
             continue
-        chk.unknown_keys(spec, path, PIECE_KEYS, "piece key")
+        if "remove" in spec:
+            chk.add(path + ("remove",), "'remove' drops a parent's piece: it needs 'extends' at the top")
         pid = chk.need(spec, "id", path, str, "the piece's short id")
         pname = chk.need(spec, "name", path, str, "the piece's name")
         count = chk.need(spec, "count", path, int, "pieces of this type a side")
@@ -419,6 +531,7 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if attack not in ATTACK_PATTERNS:
             chk.add(path + ("attack",), f"unknown attack pattern {attack!r} (patterns: {', '.join(ATTACK_PATTERNS)})")
             attack = "orthogonal"
+        attack_mode, slide_attack = _attack_mode(chk, data, spec, path, movement)
         confined = spec.get("confined_to")
         if confined is not None and confined not in zones:
             chk.add(path + ("confined_to",), f"unknown zone {confined!r} (zones: {', '.join(zones)})")
@@ -426,13 +539,17 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             chk.add(path + ("value",), f"expected a number, got {value!r}")
             value = None
+        emblem = spec.get("emblem", sdata.get("emblem", ""))  # its value was checked by the schema
+        if emblem not in EMBLEMS:
+            emblem = ""
         index[pid] = len(types)
         types.append(PieceType(
             id=pid, name=pname, count=count, service=service, element=spec.get("element"),
             tags=frozenset(tags), value=value, number=spec.get("number"), movement=movement, attack=attack,
-            confined_to=confined, effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
-            color=str(spec.get("color") or sdata.get("color") or "#888888"),
-            description=str(spec.get("description", "")),
+            attack_mode=attack_mode, slide_attack=slide_attack, confined_to=confined,
+            effects=tuple(spec.get("effects") or ()), actions=tuple(spec.get("actions") or ()),
+            color=str(spec.get("color") or sdata.get("color") or PIECE_PALETTE[len(types) % len(PIECE_PALETTE)]),
+            description=str(spec.get("description", "")), emblem=emblem,
         ))
     if not types and pieces is not None:
         chk.add(("pieces",), "a variant needs at least one piece type")
@@ -443,6 +560,38 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if pid not in index:
             chk.add(("counts", pid), f"unknown piece id {pid!r} (pieces: {', '.join(index)})")
     return tuple(types), index
+
+
+def _attack_mode(chk: _Checker, data: dict, spec: dict, path: tuple, movement: Movement) -> tuple[str, str]:
+    """A piece's ``attack_mode`` (its own, else the variant's) and ``slide_attack`` (its own, else
+    ``any-side`` after moving and ``in-line`` onto)."""
+    default = data.get("attack_mode", AFTER_MOVE)
+    mode = spec.get("attack_mode", default if default in ATTACK_MODES else AFTER_MOVE)
+    if mode not in ATTACK_MODES:
+        chk.add(path + ("attack_mode",), f"unknown attack mode {mode!r} (modes: {', '.join(ATTACK_MODES)})")
+        mode = AFTER_MOVE
+    slide = spec.get("slide_attack", IN_LINE if mode == ONTO else ANY_SIDE)
+    if slide not in SLIDE_ATTACKS:
+        chk.add(path + ("slide_attack",), f"unknown slide attack {slide!r} (settings: {', '.join(SLIDE_ATTACKS)})")
+        slide = ANY_SIDE
+    if "slide_attack" in spec and movement.kind != SLIDE:
+        chk.add(path + ("slide_attack",), "only a sliding piece (move: slide) has a slide_attack setting")
+    if mode == ONTO and slide == ANY_SIDE:
+        chk.add(path + ("slide_attack",), "a piece attacking onto the enemy's square attacks in-line or none "
+                "after a run, not any-side")
+        slide = IN_LINE
+    return mode, slide
+
+
+def _check_attack_modes(chk: _Checker, data: dict, types: tuple) -> None:
+    """The variant-wide ``attack_mode``, and combinations the engine cannot honour (a long slide that must
+    attack needs somewhere to attack)."""
+    mode = data.get("attack_mode", AFTER_MOVE)
+    if mode not in ATTACK_MODES:
+        chk.add(("attack_mode",), f"unknown attack mode {mode!r} (modes: {', '.join(ATTACK_MODES)})")
+    for i, t in enumerate(types):
+        if t.movement.long_needs_attack and t.slide_attack == "none":
+            chk.add(("pieces", i, "slide_attack"), "long_needs_attack with slide_attack none leaves no long slide")
 
 
 def _count_override(chk: _Checker, data: dict, pid: str, count: int) -> int:
@@ -512,6 +661,10 @@ def _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types) -> 
         if total > len(sqs):
             chk.add(("pieces",), f"{total} pieces do not fit {p}'s set-up zone of {len(sqs)} squares")
         out[p] = sqs
+    shared = set(out[players[0]]) & set(out[players[1]]) if len(players) == 2 else set()
+    if shared:
+        names = ", ".join(grid.name(sq) for sq in sorted(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+        chk.add(("zones", zone), f"the two players' set-up zones overlap on {len(shared)} squares ({names})")
     return out
 
 

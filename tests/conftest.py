@@ -1,14 +1,49 @@
-"""Shared test set-up: headless SDL, and where the shared conformance vectors live."""
+"""Shared test set-up: headless SDL, and where the conformance vectors live."""
 
+import importlib
 import os
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 OWN_VECTORS = ROOT / "tests" / "vectors"
+TUTORIAL = ROOT / "docs" / "tutorial"
+DATA_VARIANTS = ROOT / "tests" / "data_variants"
+# outside variant packages the generic per-variant tests also run on: (folder, package, variant names)
+OUTSIDE_PACKAGES = ((TUTORIAL, "gibson_forty", ("forty",)), (DATA_VARIANTS, "gibson_skirmish", ("skirmish",)))
+#: The public conformance set, copied into the repository so that a bare clone tests itself.
+CONFORMANCE_VECTORS = OWN_VECTORS / "conformance"
+#: Where the steering repository's originals lie when it is checked out beside this one (as in CI).
+SHARED = ROOT.parent / "shared"
+
+
+@contextmanager
+def registered(folder: Path, package: str):
+    """Import ``package`` from ``folder`` and register it like an installed variant plugin for the duration
+    (then unregister it and forget the variants it listed)."""
+    from gibson_core import plugins
+
+    sys.path.insert(0, str(folder))
+    saved = plugins._SPECS
+    module = importlib.import_module(package)
+    plugins.register_plugin(module, f"{package}-under-test")
+    try:
+        yield module
+    finally:
+        plugins.plugin_manager().unregister(module)
+        plugins._SPECS = saved
+        sys.path.remove(str(folder))
+
+
+@contextmanager
+def outside_variants():
+    """Every package of ``OUTSIDE_PACKAGES`` registered for the duration."""
+    with registered(*OUTSIDE_PACKAGES[0][:2]), registered(*OUTSIDE_PACKAGES[1][:2]):
+        yield
 
 
 def broken_copy(tmp_path: Path, source: Path, old: str, new: str) -> tuple[Path, str]:

@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import OWN_VECTORS, SHARED_VECTORS
+from conftest import CONFORMANCE_VECTORS, OWN_VECTORS
 
 from gibson_core.cli import main
 
@@ -25,7 +25,7 @@ def test_rules_prints_pieces_and_table(capsys):
 
 
 def test_check_passes_and_fails(capsys, tmp_path):
-    code, out = run(capsys, "check", str(SHARED_VECTORS / "tri-tactics.yaml"), str(OWN_VECTORS / "tri-tactics.yaml"))
+    code, out = run(capsys, "check", str(CONFORMANCE_VECTORS / "tri-tactics.yaml"), str(OWN_VECTORS / "tri-tactics.yaml"))
     assert code == 0 and out.strip().endswith(" 0 failed")
     bad = tmp_path / "bad.yaml"
     bad.write_text("variant: tri-tactics\ncases:\n  - name: wrong on purpose\n    position: {a1: blue Bn, l12: red Bn}\n"

@@ -73,7 +73,7 @@ def test_ply_limit_extension_draws():
     state = GameState.from_position(variant, {"a1": "blue Bn", "l12": "red Bn"}, "blue")
     for move in ("a1-a2", "l12-l11", "a2-a1", "l11-l12"):
         state.play(move)
-    assert state.outcome().winner == "draw" and "ply limit" in state.outcome().reason
+    assert state.outcome().is_draw and "ply limit" in state.outcome().reason
 
 
 def test_neither_side_can_win_extension_draws():
@@ -82,7 +82,7 @@ def test_neither_side_can_win_extension_draws():
     pos = {"j4": "blue Bn", "j6": "red Bn", "a1": "blue FA", "l12": "red FA"}
     state = GameState.from_position(variant, pos, "blue")
     state.play("j4-j5xj6")
-    assert state.outcome().winner == "draw"
+    assert state.outcome().is_draw
     off = GameState.from_position(load_variant(TRI, {"no-win-draw": False}), pos, "blue")
     off.play("j4-j5xj6")
     assert off.outcome() is None

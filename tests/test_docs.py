@@ -1,18 +1,18 @@
 """The docs stay true: the reference documents every YAML key the loader accepts and every hook, and the
 tutorial's files (docs/tutorial/) validate, pass their vectors and play."""
 
-import importlib
+import inspect
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import registered
 
 from gibson_core import hookspecs, load_variant
-from gibson_core import plugins as plugins_module
 from gibson_core.ai import make_agent
 from gibson_core.check import run_file
 from gibson_core.match import play_match
+from gibson_core.movegen import RULE_HOOKS
 from gibson_core.variant import OPTION_KEYS, PIECE_KEYS, TOP_LEVEL_KEYS, load_variant_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,11 +38,19 @@ def undocumented(keys, text: str) -> list[str]:
 
 # -- reference ---------------------------------------------------------------------------------------
 
-def test_every_hook_is_documented():
+def test_every_hook_is_documented_with_all_its_arguments():
     hooks = [name for name in dir(hookspecs) if name.startswith("gibson_")]
     assert len(hooks) >= 10
     table = section(REFERENCE, "Hooks")
-    assert [h for h in hooks if f"`{h}(" not in table] == []
+    signatures = [f"`{h}({', '.join(inspect.signature(getattr(hookspecs, h)).parameters)})`" for h in hooks]
+    assert [s for s in signatures if s not in table] == []
+
+
+def test_every_hook_has_a_return_shape():
+    from gibson_core.hookrelay import SHAPES
+    from gibson_core.movegen import RULE_HOOKS
+
+    assert sorted(SHAPES) == sorted(RULE_HOOKS)
 
 
 def test_every_top_level_key_is_documented():
@@ -73,14 +81,15 @@ def test_the_loader_rejects_keys_it_does_not_list(tmp_path):
 @pytest.fixture(scope="module")
 def fords():
     """The tutorial's package, registered like an installed plugin for this module's tests."""
-    sys.path.insert(0, str(TUTORIAL))
-    saved = plugins_module._SPECS
-    module = importlib.import_module("gibson_fords")
-    plugins_module.register_plugin(module, "gibson-fords-tutorial")
-    yield module
-    plugins_module.plugin_manager().unregister(module)
-    plugins_module._SPECS = saved
-    sys.path.remove(str(TUTORIAL))
+    with registered(TUTORIAL, "gibson_fords") as module:
+        yield module
+
+
+@pytest.fixture(scope="module")
+def forty():
+    """Part two's data-only package, registered likewise."""
+    with registered(TUTORIAL, "gibson_forty") as module:
+        yield module
 
 
 def test_tutorial_files_validate():
@@ -94,6 +103,26 @@ def test_tutorial_vectors_pass(fords):
     assert len(results) >= 10
     assert [f"{r.name}: {r.problem}" for r in results if not r.passed] == []
     assert f"{len(results)} passed, 0 failed" in GUIDE
+
+
+def test_forty_vectors_pass(forty):
+    results = run_file(TUTORIAL / "tests" / "vectors" / "forty.yaml")
+    assert len(results) >= 15
+    assert [f"{r.name}: {r.problem}" for r in results if not r.passed] == []
+    assert f"{len(results)} passed, 0 failed" in GUIDE
+
+
+def test_forty_needs_no_python_hook(forty):
+    """Every rule of the classic game is data: no rule hook is registered for it, the package implements no
+    hook but the registration, and it has no other Python module."""
+    variant = load_variant("forty")
+    hooks = variant.plugin_manager.hook
+    assert [name for name in RULE_HOOKS if getattr(hooks, name).get_hookimpls()] == []
+    assert variant.spec.hooks is None
+    assert [name for name in dir(forty) if name.startswith("gibson_")] == ["gibson_register_variants"]
+    assert sorted(p.name for p in (TUTORIAL / "gibson_forty").glob("*.py")) == ["__init__.py"]
+    counts = sorted((t.value or 0, t.count) for t in variant.types)
+    assert variant.piece_count == 40 and [c for v, c in counts if v] == [1, 8, 5, 4, 4, 4, 3, 2, 1, 1]
 
 
 def test_fords_lite_inherits_the_hook_and_rewords_names(fords):
@@ -131,3 +160,10 @@ def test_docs_link_to_files_that_exist():
 def test_rules_pages(name):
     page = DOCS / "rules" / f"{name}.md"
     assert page.exists() and load_variant(name).title.split(" (")[0] in page.read_text()
+
+
+def test_the_tutorials_lesson_plays(fords):
+    from gibson_core.lessons import check_lesson, load_lessons
+
+    (lesson,) = load_lessons("fords")
+    assert check_lesson(lesson) == ""

@@ -156,7 +156,7 @@ def test_attack_shows_the_reveal_and_the_reason(driver):
     icons = scene.banner.icons
     assert [tid for _rect, tid in icons] == ["Army", "Bn"]
     for rect, tid in icons:
-        assert driver.pixel((rect.left + rect.width // 5, rect.top + rect.height // 5)) == face(scene.variant, tid)
+        assert driver.pixel((rect.left + rect.width // 6, rect.top + rect.height // 2)) == face(scene.variant, tid)
     assert any(p.type == "Bn" for p in scene.obs.removed)
     # the banner goes after a click, then the computer replies
     driver.click(scene.view.rect.center)
@@ -233,6 +233,12 @@ def test_resign_shows_the_full_reveal(driver):
     session = attack_session()
     driver.open(PlayScene(driver.app, session, "blue"))
     driver.click_button("Resign")
+    dialog = driver.scene.modal
+    assert dialog is not None and dialog.title == "Resign?"  # asked first
+    driver.click(dialog.no.rect.center)
+    assert driver.scene.modal is None and session.result() is None
+    driver.click_button("Resign")
+    driver.click(driver.scene.modal.yes.rect.center)
     assert isinstance(driver.scene, GameOverScene)
     assert session.result() == ("red", "blue resigned")
     driver.step()
@@ -269,3 +275,45 @@ def test_launcher_options_reach_the_game(driver):
     assert isinstance(scene, PlayScene) and scene.viewer == "red"
     assert scene.variant.options["ply-limit"] == 1900 and scene.variant.options["no-win-draw"] is False
     assert scene.session.ply >= 1  # the computer (blue) moved first
+
+
+def test_an_attack_onto_the_enemy_is_one_click_on_the_enemy(driver):
+    """In a game whose pieces attack by moving onto the enemy (the tutorial's Forty), the enemies in reach
+    are highlighted as attacks and clicking one plays ``e4xe5`` at once; the winner stands on e5."""
+    from conftest import TUTORIAL, registered
+
+    with registered(TUTORIAL, "gibson_forty"):
+        variant = load_variant("forty")
+        state = GameState.from_position(variant, {"e4": "red Ca", "e5": "blue Lt", "a1": "red F", "j9": "blue Sg",
+                                                  "j10": "blue F"}, "red")
+        session = Session(GameConfig("forty", opponent="random", seed=4), {}, state, sync_ai=True)
+        driver.open(PlayScene(driver.app, session, "red"))
+        scene = driver.scene
+        driver.click_square("e4")
+        assert scene.choices()["attack"] == {"e5"} and "e5" not in scene.choices()["dest"]
+        driver.click_square("e5")
+        assert str(state.history[0][0]) == "e4xe5"
+        assert state.history[0][1][-1].dest == "e5" and scene.banner is not None
+
+
+def test_leaving_an_unsaved_game_asks_first(driver):
+    session = attack_session()
+    driver.open(PlayScene(driver.app, session, "blue"))
+    driver.click_square("a1")
+    driver.click_square("a2")
+    driver.step(2)
+    driver.click_button("Menu")
+    dialog = driver.scene.modal
+    assert isinstance(driver.scene, PlayScene) and dialog.title == "Leave this game?"
+    driver.key(pygame.K_n)
+    assert driver.scene.modal is None and isinstance(driver.scene, PlayScene)
+    board = driver.scene.view.rect.copy()
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    driver.step()  # closing the window asks too
+    assert driver.app.running and driver.scene.modal.title == "Leave this game?"
+    driver.key(pygame.K_n)
+    assert driver.scene.view.rect == board  # dialogs, banners and messages never move the board
+    driver.click_button("Save")
+    driver.key(pygame.K_RETURN)
+    driver.click_button("Menu")  # just saved: nothing to lose, no question
+    assert isinstance(driver.scene, LauncherScene)

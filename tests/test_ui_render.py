@@ -15,6 +15,7 @@ from gibson_pygame.screenshot import render_position, render_session  # noqa: E4
 from gibson_pygame.session import GameConfig, Session  # noqa: E402
 
 from gibson_core import variant_names  # noqa: E402
+from gibson_core.events import REVEAL_ALL  # noqa: E402
 
 
 def overlay_squares(variant) -> set[int]:
@@ -66,7 +67,7 @@ def test_hidden_enemy_pieces_show_their_backs(name):
     session = Session.random(GameConfig(name), seed=1)
     viewer, enemy = session.players
     seen = render_session(session, viewer)
-    everything = render_session(session, "all")
+    everything = render_session(session, REVEAL_ALL)
     from gibson_pygame.scenes.play import PlayScene
 
     scene = PlayScene(None, session, viewer)
@@ -115,18 +116,28 @@ def test_process_worker_answers_from_the_observation():
         worker.close()
 
 
-def test_process_worker_reports_a_dead_process_instead_of_hanging():
+def test_process_worker_restarts_a_dead_process_and_gives_up_after_repeated_deaths():
     from gibson_pygame.ai_worker import AgentError, ProcessAIWorker
 
     session = Session.random(GameConfig("tri-tactics", opponent="random"), seed=6)
     worker = ProcessAIWorker(session.worker.agent, None, seed=7)
-    worker._process.terminate()
-    worker._process.join()
-    obs = session.observation(session.to_move)
-    worker.start(obs)
-    with pytest.raises(AgentError):
-        worker.poll()
-    worker.close()
+    try:
+        worker._process.terminate()
+        worker._process.join()
+        obs = session.observation(session.to_move)
+        worker.start(obs)
+        while not worker.join(30):
+            pass
+        assert worker.poll() in obs.legal_moves
+        assert "restarted" in worker.take_notice() and worker.take_notice() == ""
+        worker.MAX_RESTARTS = 0  # the next death is one too many: an error, never a hang
+        worker._process.kill()
+        worker._process.join()
+        worker.start(obs)
+        with pytest.raises(AgentError, match="stopped"):
+            worker.poll()
+    finally:
+        worker.close()
 
 
 def test_hover_guesses_cover_hidden_enemy_pieces_only():

@@ -4,6 +4,7 @@ import json
 import random
 
 import pytest
+from conftest import OUTSIDE_PACKAGES, outside_variants
 
 from gibson_core import GameState, Move, load_variant, variant_names
 from gibson_core.bench import new_game, random_playout
@@ -12,11 +13,21 @@ from gibson_core.record import GameRecord, parse_record, player_record
 from gibson_core.setup import random_setup
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _outside():
+    """The tutorial's data-only game and the test-only Skirmish are tested like installed variants."""
+    with outside_variants():
+        yield
+
+
 def _configurations():
-    for name in variant_names():
+    with outside_variants():
+        names = variant_names()
+        assert all(name in names for _f, _p, listed in OUTSIDE_PACKAGES for name in listed)
+        specs = {name: load_variant(name).option_specs for name in names}
+    for name in names:
         yield pytest.param(name, {}, id=name)
-        variant = load_variant(name)
-        for option, spec in variant.option_specs.items():
+        for option, spec in specs[name].items():
             if spec.get("default") is False and not spec.get("extension"):
                 yield pytest.param(name, {option: True}, id=f"{name}+{option}")
 
@@ -26,7 +37,7 @@ CONFIGS = list(_configurations())
 
 def _full(state: GameState) -> tuple:
     return (state.board[:], state.square[:], state.revealed[:], state.moved[:], state.track[:], dict(state.tokens),
-            state.to_move, state.ply, state.result, [m for m, _ in state.history])
+            state.to_move, state.ply, state.result, [m for m, _ in state.history], state.shuttle, state.quiet)
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)

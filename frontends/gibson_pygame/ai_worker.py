@@ -168,15 +168,28 @@ class AgentError(Exception):
 class ProcessAIWorker(AIWorker):
     """The same interface, thinking in a separate process: the search holds no lock the drawing thread
     needs, so frames stay short however hard the computer thinks. The agent is sent once; each request
-    carries only an Observation."""
+    carries only an Observation.
+
+    When the process dies (killed, out of memory), the worker starts a new one and asks it the same question
+    with the same seed; ``notice`` then says so in plain words for the window to show. Only after
+    ``MAX_RESTARTS`` deaths in a row without an answer does ``poll`` raise :class:`AgentError`."""
+
+    MAX_RESTARTS = 3
 
     def __init__(self, agent, budget: float | None, seed: int | None = None):
         super().__init__(agent, budget, seed, sync=False)
+        self._conn = self._process = None
+        self._request = None  # the question out: (generation, observation, seed, budget)
+        self.deaths = 0  # process deaths since the last answer
+        self.notice = ""  # what happened to the process, for the player (taken by take_notice)
+        self._spawn()
+
+    def _spawn(self) -> None:
         import multiprocessing
 
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._process = ctx.Process(target=_serve_process, args=(child, agent), daemon=True, name="gibson-ai")
+        self._process = ctx.Process(target=_serve_process, args=(child, self.agent), daemon=True, name="gibson-ai")
         self._process.start()
         child.close()
         self._waiting = 0  # requests sent and not yet answered
@@ -189,18 +202,48 @@ class ProcessAIWorker(AIWorker):
         self._generation += 1
         self._result, self._error = None, None
         self.asked = True
+        self._request = (self._generation, observation, self.rng.random(), self.budget)
+        self._send()
+
+    def _send(self) -> None:
         try:
-            self._conn.send((self._generation, observation, self.rng.random(), self.budget))
+            self._conn.send(self._request)
             self._waiting += 1
-        except (OSError, ValueError) as exc:  # the process is gone: poll reports it
-            self._error = AgentError(f"the computer's process cannot be reached: {exc}")
+        except (OSError, ValueError):  # the process is gone
+            self._restart()
+
+    def _restart(self) -> None:
+        """A new process for the agent; the question still out is asked again."""
+        self.deaths += 1
+        with contextlib.suppress(OSError):
+            self._conn.close()
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join(1.0)
+        if self.deaths > self.MAX_RESTARTS:
+            self._waiting = 0
+            self._error = AgentError(f"the computer's process stopped {self.deaths} times in a row")
+            return
+        self._spawn()
+        self.notice = "The computer's process stopped unexpectedly. It was restarted and the computer plays on."
+        if self.asked and self._request is not None and self._request[0] == self._generation:
+            self._send()
+
+    def take_notice(self) -> str:
+        """The last thing to tell the player about the process (then cleared)."""
+        notice, self.notice = self.notice, ""
+        return notice
 
     def _drain(self) -> None:
-        while self._waiting and self._conn.poll():
-            generation, move, error = self._conn.recv()
-            self._waiting -= 1
-            if generation == self._generation:
-                self._result, self._error = move, AgentError(error) if error else None
+        try:
+            while self._waiting and self._conn.poll():
+                generation, move, error = self._conn.recv()
+                self._waiting -= 1
+                self.deaths = 0
+                if generation == self._generation:
+                    self._result, self._error = move, AgentError(error) if error else None
+        except (EOFError, OSError):  # the process died while thinking
+            self._restart()
 
     def cancel(self) -> None:
         self._generation += 1
@@ -210,14 +253,19 @@ class ProcessAIWorker(AIWorker):
     def poll(self):
         self._drain()
         if self._waiting and not self._process.is_alive():
-            self._waiting = 0
-            self.asked = False
-            raise AgentError(f"the computer's process stopped (exit code {self._process.exitcode})")
+            self._restart()
+        if self._error is None and self._result is None:
+            return None
         return super().poll()
 
     def join(self, timeout: float | None = None) -> bool:
-        if self._waiting and self._conn.poll(timeout):
-            self._drain()
+        if self._waiting:
+            try:
+                ready = self._conn.poll(timeout)
+            except (EOFError, OSError):
+                ready = True
+            if ready:
+                self._drain()
         return not self._waiting
 
     def close(self) -> None:

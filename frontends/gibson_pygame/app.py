@@ -9,6 +9,8 @@ from __future__ import annotations
 import pygame
 
 from . import theme
+from .settings import Settings
+from .sound import Sounds
 
 DEFAULT_SIZE = (1280, 800)
 
@@ -17,9 +19,13 @@ class App:
     """The running front end."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, sync_ai: bool = False, fps: int = 60,
-                 ai_process: bool | None = None):
-        pygame.display.init()  # no mixer: the game is silent, and audio devices may be missing
+                 ai_process: bool | None = None, animate: bool = True, sound: bool = True):
+        pygame.display.init()
         pygame.font.init()
+        self.settings = Settings.load()  # the player's settings from the Gibson folder
+        theme.set_palette(self.settings.palette)
+        self.animate = animate  # False: no animation whatever the settings say (tests, screenshots)
+        self.sounds = Sounds(self.settings) if sound else None  # silent without an audio device
         pygame.display.set_caption("Gibson")
         self.window_size = size
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -32,6 +38,24 @@ class App:
         self.running = True
         self.fullscreen = False
         pygame.key.set_repeat(300, 40)
+
+    @property
+    def animation_factor(self) -> float:
+        """How long animations last relative to normal; 0 when they are off."""
+        return self.settings.animation_factor if self.animate else 0.0
+
+    def play_sound(self, name: str) -> None:
+        """Play a sound effect (``move``, ``fight``, ``blast``, ``win``) if sound is on and there is a device."""
+        if self.sounds is not None:
+            self.sounds.play(name)
+
+    def open_settings(self) -> None:
+        """The settings dialog over the current scene (F2)."""
+        from .scenes.settings import SettingsDialog
+
+        scene = self.scene
+        if scene is not None and scene.modal is None:
+            scene.open_modal(SettingsDialog(self, lambda: scene.resize(self.screen.get_size())))
 
     def switch(self, scene) -> None:
         """Make ``scene`` current (``on_exit`` of the old one, ``resize`` and ``on_enter`` of the new)."""
@@ -58,7 +82,9 @@ class App:
     def handle(self, event) -> None:
         """App-wide keys and window events, then the scene."""
         if event.type == pygame.QUIT:
-            self.running = False
+            ask = getattr(self.scene, "confirm_quit", None)
+            if ask is None or not ask():  # a game in progress asks first; a second close quits
+                self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             self.screen = pygame.display.get_surface()
@@ -66,6 +92,9 @@ class App:
             return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             self.toggle_fullscreen()
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F2 and self.scene.modal is None:
+            self.open_settings()
             return
         self.scene.dispatch(event)
 

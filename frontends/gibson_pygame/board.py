@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import pygame
 
 from . import theme
+from .emblems import draw_emblem
 
 
 def home_at_top(variant, player: str | None) -> bool:
@@ -83,7 +84,7 @@ class BoardView:
     # -- static layer ------------------------------------------------------------------------------
     def draw_board(self, surface: pygame.Surface, zones: bool = True) -> None:
         """Terrain, overlays, zones, walls and labels (cached between frames of the same size)."""
-        key = (tuple(self.rect), self.cell, self.flipped, zones, surface.get_size())
+        key = (tuple(self.rect), self.cell, self.flipped, zones, surface.get_size(), theme.palette)
         if self._static is None or self._static_key != key:
             full = pygame.Surface(surface.get_size())
             full.fill(theme.BACKGROUND)
@@ -289,6 +290,16 @@ class BoardView:
         for sq in squares:
             pygame.draw.rect(surface, col, self.square_rect(sq).inflate(-w, -w), w, border_radius=w)
 
+    def crosshairs(self, surface: pygame.Surface, squares: Iterable[int], col) -> None:
+        """A target mark on squares (attack targets): a shape as well as a colour, for any colour vision."""
+        for sq in squares:
+            r = self.square_rect(sq)
+            c, rad, w = r.center, int(self.cell * 0.38), max(2, self.cell // 18)
+            pygame.draw.circle(surface, col, c, rad, w)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                pygame.draw.line(surface, col, (c[0] + dx * rad * 0.55, c[1] + dy * rad * 0.55),
+                                 (c[0] + dx * rad * 1.2, c[1] + dy * rad * 1.2), w)
+
     def dots(self, surface: pygame.Surface, squares: Iterable[int], col) -> None:
         """A dot in the middle of each square (legal destinations)."""
         radius = max(3, self.cell // 7)
@@ -369,7 +380,7 @@ def draw_piece(surface: pygame.Surface, variant, rect: pygame.Rect, piece, viewe
     owner = piece.owner if piece is not None else (viewer or variant.players[0])
     tid = type_id if type_id is not None else (piece.type if piece is not None else None)
     mark = bool(piece is not None and piece.revealed and viewer is not None and piece.owner != viewer and tid)
-    key = (variant.name, id(variant), tid, owner, rect.size, mark)
+    key = (variant.name, id(variant), tid, owner, rect.size, mark, theme.palette)
     sprite = _SPRITES.get(key)
     if sprite is None:
         if len(_SPRITES) > 4000:
@@ -394,17 +405,51 @@ def _paint_piece(surface: pygame.Surface, variant, rect: pygame.Rect, owner: str
                          border_radius=radius)
         pygame.draw.rect(surface, rim, rect, border, border_radius=radius)
         return
-    face = theme.color(variant.type_of(tid).color)
+    ptype = variant.type_of(tid)
+    face = theme.color(ptype.color)
     pygame.draw.rect(surface, face, rect, border_radius=radius)
     pygame.draw.rect(surface, rim, rect, border, border_radius=radius)
-    size = int(rect.height * (0.46 if len(tid) <= 3 else 0.36))
-    img = theme.text(tid, size, tuple(theme.readable_on(face)), True)
-    if img.get_width() > rect.width - 2 * border:
-        img = pygame.transform.smoothscale(img, (rect.width - 2 * border, img.get_height()))
-    surface.blit(img, img.get_rect(center=rect.center))
+    ink = theme.readable_on(face)
+    halo = pygame.Color("#111111") if ink.r > 128 else pygame.Color("#f4f4f0")
+    inner = rect.inflate(-2 * border, -2 * border)
+    rank = piece_rank(ptype)
+    if rect.width >= 36:  # emblem above, id below, rank in the top-left corner
+        band = int(inner.height * 0.34)
+        art = pygame.Rect(inner.left, inner.top + 1, inner.width, inner.height - band)
+        draw_emblem(surface, ptype.emblem, art.inflate(-art.width // 8, 0), theme.mix(ink, face, 0.15))
+        _label(surface, tid, pygame.Rect(inner.left, inner.bottom - band - 1, inner.width, band), ink, halo)
+        if rank:
+            size = max(12, int(rect.height * 0.3))
+            _label(surface, rank, pygame.Rect(inner.left, inner.top, inner.width // 2, size), ink, halo,
+                   align="topleft")
+    else:  # small: the emblem faint behind the rank (or the id) as large as it fits
+        draw_emblem(surface, ptype.emblem, inner.inflate(-2, -2), theme.mix(ink, face, 0.6))
+        _label(surface, rank or tid, inner, ink, halo)
     if mark:
         r = max(3, rect.width // 9)
         c = (rect.right - r - 1, rect.top + r + 1)
         pygame.draw.circle(surface, pygame.Color("#fff4c2"), c, r)
         pygame.draw.circle(surface, theme.WALL, c, r, 1)
         pygame.draw.circle(surface, theme.WALL, c, max(1, r // 2))
+
+
+def piece_rank(ptype) -> str:
+    """The rank a piece shows in its corner: its ``number``, else its ``value`` ("" when it has neither)."""
+    value = ptype.number if ptype.number is not None else ptype.value
+    if value is None or isinstance(value, bool):
+        return ""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _label(surface: pygame.Surface, value: str, box: pygame.Rect, fg, halo, align: str = "center") -> None:
+    """Bold text as large as ``box`` allows (the font shrinks, the letters are never squashed), with a
+    one-pixel halo so it reads over the emblem and any face colour."""
+    size = max(8, box.height)
+    while size > 8 and theme.font(size, True).size(value)[0] > box.width:
+        size -= 1
+    img = theme.text(value, size, tuple(fg), True)
+    shade = theme.text(value, size, tuple(halo), True)
+    rect = img.get_rect(**{align: getattr(box, align)})
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        surface.blit(shade, rect.move(dx, dy))
+    surface.blit(img, rect)

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 
 
-def _options(pairs):
-    from gibson_core.cli import _options as parse
+def _options(args) -> dict:
+    """The ``--option`` arguments, checked against the chosen variant (the launcher checks its own)."""
+    from gibson_core.errors import OptionError
+    from gibson_core.options import check_options, parse_option_args
 
-    return parse(pairs)
+    chosen = parse_option_args(args.option)
+    if chosen and not args.variant:
+        raise OptionError("--option needs a variant name (the launcher has its own option controls)")
+    return check_options(args.variant, chosen) if args.variant else {}
 
 
 def cmd_play(args) -> int:
@@ -20,7 +25,7 @@ def cmd_play(args) -> int:
         return 0
     from .app import run
 
-    run(args.variant, args.vs, args.level, _options(args.option))
+    run(args.variant, args.vs, args.level, _options(args))
     return 0
 
 
@@ -29,7 +34,7 @@ def cmd_screenshot(args) -> int:
     from .screenshot import render_position
 
     path = render_position(args.variant, args.out, args.as_player, args.record, args.ply, args.plies, args.seed,
-                           _options(args.option))
+                           _options(args))
     print(f"wrote {path}")
     return 0
 

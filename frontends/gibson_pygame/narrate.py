@@ -48,14 +48,50 @@ def describe(event, variant) -> str | None:
     return None
 
 
-def result_text(winner: str, reason: str) -> str:
-    """The end of a game in words."""
-    return f"Drawn: {reason}" if winner == "draw" else f"{winner} wins: {reason}"
+def result_text(winner: str | None, reason: str) -> str:
+    """The end of a game in words (``winner`` None for a draw)."""
+    return f"Drawn: {reason}" if winner is None else f"{winner} wins: {reason}"
+
+
+def sound_for(events) -> str:
+    """The sound effect of a ply: ``win`` when it ended the game, ``fight`` for an attack, ``blast`` for
+    something destroyed without one (a Mine, a gun), else ``move``."""
+    if any(isinstance(e, ev.GameOver) for e in events):
+        return "win"
+    if any(isinstance(e, ev.Attacked) for e in events):
+        return "fight"
+    if any(isinstance(e, ev.Removed) for e in events):
+        return "blast"
+    return "move"
 
 
 def notable(events) -> bool:
     """True when a ply's events deserve a reveal banner (an attack, a removal, an action, a token, the end)."""
     return any(isinstance(e, ev.Attacked | ev.Removed | ev.Acted | ev.TokenMoved | ev.GameOver) for e in events)
+
+
+def quiet_fights(events, players: tuple) -> list[Clash]:
+    """The attacks of a ply after which both pieces stayed where they were (nothing removed or driven back
+    from either square)."""
+    touched = {e.square for e in events if isinstance(e, ev.Removed)} | \
+              {e.origin for e in events if isinstance(e, ev.Retreated)}
+    return [c for c in clashes(events, players) if c.origin not in touched and c.target not in touched]
+
+
+def nothing_happens(variant, clash: Clash) -> str:
+    """Why a fight changed nothing, in the rules' words: both pieces are known once they fought, so the
+    reason is worked out from that public knowledge alone (the two pieces where they stood)."""
+    from gibson_core import GameState, GibsonError
+
+    (attacker, a_type), (defender, d_type) = clash.attacker, clash.defender
+    try:
+        state = GameState.from_position(variant, {clash.origin: f"{attacker} {a_type}",
+                                                  clash.target: f"{defender} {d_type}"}, attacker)
+        index = variant.grid.index
+        reason = state.resolve(state.board[index[clash.origin]], state.board[index[clash.target]]).reason
+    except (GibsonError, KeyError, ValueError):
+        reason = ""
+    return f"nothing happens: {reason}" if reason else "nothing happens: neither piece is harmed"
 
 
 def clashes(events, players: tuple) -> list[Clash]:
@@ -66,3 +102,21 @@ def clashes(events, players: tuple) -> list[Clash]:
             other = players[1 - players.index(e.player)]
             out.append(Clash((e.player, e.attacker), (other, e.defender), e.origin, e.target))
     return out
+
+
+def error_line(exc: BaseException, path=None, name: str | None = None, limit: int = 90) -> str:
+    """One short line for an error shown in the window: the file's ``path`` replaced by its ``name``, a
+    damaged file (a YAML or JSON parser's error underneath) said in those words, at most ``limit``
+    characters (a parser's multi-line message is never shown cut off)."""
+    import json
+
+    import yaml
+
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(cause, yaml.YAMLError | json.JSONDecodeError | UnicodeDecodeError):
+        text = f"{name or 'the file'} is damaged and cannot be read"
+    else:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if path is not None:
+            text = text.replace(str(path), name or "the file")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

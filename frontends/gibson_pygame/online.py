@@ -36,6 +36,7 @@ class OnlineSession:
         self.worker = None  # no computer on this screen: the server hosts it
         self.message = ""
         self.pending = False  # a move sent, its view not yet here
+        self.saved_ply: int | None = None  # online games are kept by the server, not saved here
         self._final: Session | None = None
         self._call(self.client.connect())
 
@@ -121,7 +122,7 @@ class OnlineSession:
 
     def result(self) -> tuple | None:
         res = self.game.result
-        return (res["winner"] if res["winner"] is not None else "draw", res["reason"]) if res else None
+        return (res["winner"], res["reason"]) if res else None  # winner None: a draw
 
     def is_human(self, player: str) -> bool:
         return player == self.game.seat
@@ -142,8 +143,8 @@ class OnlineSession:
         return self.game.draw_offer
 
     # -- acting --------------------------------------------------------------------------------------
-    def play(self, move) -> tuple:
-        """Send a move; the new view follows (until then :attr:`pending` is True)."""
+    def play(self, move, by: str | None = None) -> tuple:
+        """Send a move as this seat; the new view follows (until then :attr:`pending` is True)."""
         if self.result() is not None:
             raise ValueError("the game is over")
         obs = self.game.observation
@@ -152,9 +153,15 @@ class OnlineSession:
         self._send(self.client.play(self.game.id, str(move), ply=obs.ply))
         return ()
 
-    def undo(self) -> bool:
+    def undo(self, player: str | None = None) -> bool:
         """No taking back online."""
         return False
+
+    def undo_plan(self, player: str) -> tuple[int, str]:
+        return 0, "no taking back in an online game"
+
+    def worker_notice(self) -> str:
+        return ""
 
     def resign(self, player: str) -> None:
         self._send(self.client.resign(self.game.id))

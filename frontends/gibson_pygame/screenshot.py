@@ -6,6 +6,8 @@ import random
 
 import pygame
 
+from gibson_core.observe import viewer_from_text
+
 from . import headless
 from .session import GameConfig, Session
 
@@ -55,7 +57,6 @@ def render_position(variant: str, out: str, viewer: str = "blue", record: str | 
                     size: tuple[int, int] = SIZE) -> str:
     """Render a position to a PNG file; returns the path."""
     session = position_session(variant, record, ply, plies, seed, options)
-    if viewer not in session.players and viewer != "all":
-        raise ValueError(f"--as must be one of {', '.join(session.players)} or all, not {viewer!r}")
-    pygame.image.save(render_session(session, viewer, size), out)
+    shown = viewer_from_text(session.variant, viewer) if isinstance(viewer, str) else viewer
+    pygame.image.save(render_session(session, shown, size), out)
     return out

@@ -7,17 +7,17 @@ the state. The full reveal (:meth:`Session.full_view`) is for the game-over scre
 
 from __future__ import annotations
 
-import random
-
 import attrs
 
 from gibson_core import GameState, load_variant
-from gibson_core.events import Removed
+from gibson_core.errors import RecordError
+from gibson_core.events import REVEAL_ALL
 from gibson_core.observe import Observation, observe
-from gibson_core.pieces import Piece
-from gibson_core.record import GameRecord, load_record
+from gibson_core.record import GameRecord
+from gibson_core.seeding import derive_seed, setup_rng
 
 from .ai_worker import AIWorker, ProcessAIWorker, make_opponent
+from .savegame import read_save, write_save
 
 FRIEND = "friend"
 
@@ -54,9 +54,12 @@ class GameConfig:
         if not self.vs_computer:
             return None
         agent = make_opponent(self.opponent, self.level)
+        players = self.load().players
+        computer = next(p for p in players if p not in self.humans(self.load()))
+        seed = derive_seed(self.seed, "agent", computer)  # the computer's own generator, as in the arena
         if process and not sync:
-            return ProcessAIWorker(agent, None, self.seed)
-        return AIWorker(agent, None, self.seed, sync)
+            return ProcessAIWorker(agent, None, seed)
+        return AIWorker(agent, None, seed, sync)
 
 
 class Session:
@@ -71,6 +74,7 @@ class Session:
         self.humans = config.humans(self.variant)
         self.worker = config.make_worker(sync_ai, ai_process)
         self.resigned: tuple[str, str] | None = None
+        self.saved_ply: int | None = None  # the ply at which the game was last saved or loaded
 
     # -- reading -----------------------------------------------------------------------------------
     @property
@@ -101,38 +105,56 @@ class Session:
 
     def full_view(self) -> Observation:
         """Everything revealed (game over, or a spectator's screenshot): an Observation with every type."""
-        state = self._state
-        base = observe(state, self.players[0])
-        pieces = tuple(sorted((state.piece_at(square) for square in state.position()), key=lambda p: p.handle))
-        removed = tuple(Piece(e.handle, e.owner, e.square, e.type, e.public, True)
-                        for _m, events in state.history for e in events if isinstance(e, Removed))
-        return attrs.evolve(base, player="all", pieces=pieces, removed=removed, legal_moves=(),
-                            events=tuple(events for _m, events in state.history), result=self.result())
+        return attrs.evolve(observe(self._state, REVEAL_ALL), result=self.result())
 
     def is_human(self, player: str) -> bool:
         """True for a player sitting at this screen."""
         return player in self.humans
 
     # -- acting ------------------------------------------------------------------------------------
-    def play(self, move) -> tuple:
-        """Make a legal move for the side to move; IllegalMoveError leaves the game unchanged."""
+    def play(self, move, by: str | None = None) -> tuple:
+        """Make a move submitted ``by`` a player (the window passes the player whose view it shows, so an
+        explanation of an illegal move comes from that player's view, and a move out of turn gets only
+        "it is red's turn"). IllegalMoveError leaves the game unchanged."""
         if self.result() is not None:
             raise ValueError("the game is over")
         if self.worker is not None:
             self.worker.cancel()
-        return self._state.play(move)
+        return self._state.play(move, by=by)
 
-    def undo(self) -> bool:
-        """Take back the last move; against the computer, back to the human's previous turn. False when
-        there is nothing to take back."""
-        if not self._state.history:
+    def undo_plan(self, player: str) -> tuple[int, str]:
+        """What an undo asked for by ``player`` would do: (plies taken back, why it may not be done, or "").
+
+        It goes back to ``player``'s previous turn. Against the computer it is refused when a move it would
+        take back revealed a hidden piece of the computer (else Undo would be a free look at any piece); in a
+        hot-seat game it needs the other player's consent, which the caller asks for."""
+        state = self._state
+        known = _known_enemies(observe(state, player))
+        taken = []
+        while state.history and (not taken or state.player != player):
+            taken.append(state.pop())
+        try:
+            if not taken or state.player != player:
+                return 0, "nothing of yours to take back yet"
+            if self.config.vs_computer and known - _known_enemies(observe(state, player)):
+                return len(taken), "Undo would take back a move that showed you a hidden enemy piece"
+            return len(taken), ""
+        finally:
+            for move in reversed(taken):  # the same moves again: the game is exactly as it was
+                state.push(move)
+
+    def undo(self, player: str | None = None) -> bool:
+        """Take back to ``player``'s previous turn (default: the human's against the computer, the side to
+        move in a hot-seat game) when :meth:`undo_plan` allows it; False (nothing changed) otherwise."""
+        player = player or (self.humans[0] if self.config.vs_computer else self.to_move)
+        plies, why = self.undo_plan(player)
+        if not plies or why:
             return False
         if self.worker is not None:
             self.worker.cancel()
         self.resigned = None
-        self._state.pop()
-        while self._state.history and not self.is_human(self._state.player):
-            self._state.pop()  # the computer's reply goes too; if it moved first it will move again
+        for _ in range(plies):
+            self._state.pop()
         return True
 
     def resign(self, player: str) -> None:
@@ -158,6 +180,11 @@ class Session:
             return None
         return self.worker.poll()
 
+    def worker_notice(self) -> str:
+        """What the computer's worker has to tell the player (its process was restarted), once."""
+        take = getattr(self.worker, "take_notice", None)
+        return take() if take else ""
+
     def fallback_move(self):
         """A random legal move for the computer, from its own Observation (when its agent fails)."""
         moves = self.observation(self.to_move).legal_moves
@@ -173,18 +200,42 @@ class Session:
         """The game record (both set-ups, moves in notation, result)."""
         return GameRecord.from_state(self._state, self.setups, self.config.seed)
 
+    def seats(self) -> dict:
+        """Who plays whom (sealed in a saved game, so it resumes with the same seats)."""
+        cfg = self.config
+        return {"opponent": cfg.opponent, "level": cfg.level, "seed": cfg.seed,
+                "human": self.humans[0] if cfg.vs_computer else None}
+
     def save(self, path) -> None:
-        """Write the record (JSON, ``gibson-record/1``)."""
-        self.record().save(path)
+        """Write a saved game (``gibson-save/1``): the record sealed, and in clear only the human's own
+        player record against the computer (nobody's in a hot-seat game). OSError when it cannot be written."""
+        view_of = self.humans[0] if self.config.vs_computer else None
+        write_save(path, self.record(), self.seats(), view_of, self._state)
+        self.saved_ply = self.ply
 
     @classmethod
     def load(cls, path, config: GameConfig | None = None, sync_ai: bool = False, ai_process: bool = False) -> Session:
-        """Replay a saved record into a session (against a friend unless ``config`` says otherwise)."""
-        record = load_record(path)
+        """Resume a saved game with the seats it was saved with; a plain record (``gibson-record/1``) is
+        replayed against a friend unless ``config`` says otherwise. RecordError for a bad file."""
+        record, seats = read_save(path)
         state = record.replay()
-        cfg = attrs.evolve(config, variant=record.variant, options=dict(record.options or {})) if config \
-            else GameConfig(record.variant, dict(record.options or {}))
-        return cls(cfg, record.setups, state, sync_ai, ai_process)
+        options = dict(record.options or {})
+        if seats is not None:
+            cfg = GameConfig(record.variant, options, _text(seats.get("opponent"), FRIEND),
+                             _text(seats.get("level"), "medium"), seats.get("human") or None,
+                             seats.get("seed") if isinstance(seats.get("seed"), int) else None)
+            if cfg.vs_computer and cfg.human not in state.variant.players:
+                raise RecordError(f"saved game names an unknown side {str(cfg.human)[:20]!r}")
+        elif config is not None:
+            cfg = attrs.evolve(config, variant=record.variant, options=options)
+        else:
+            cfg = GameConfig(record.variant, options)
+        try:
+            session = cls(cfg, record.setups, state, sync_ai, ai_process)
+            session.saved_ply = session.ply
+            return session
+        except ValueError as exc:  # an agent that is no longer installed, or a level it lacks
+            raise RecordError(f"saved game cannot resume: {str(exc)[:120]}") from None
 
     @classmethod
     def random(cls, config: GameConfig, seed: int = 0, sync_ai: bool = False, ai_process: bool = False) -> Session:
@@ -192,6 +243,14 @@ class Session:
         from gibson_core.setup import random_setup
 
         variant = config.load()
-        rng = random.Random(seed)
-        return cls(config, {p: random_setup(variant, p, rng) for p in variant.players}, sync_ai=sync_ai,
-                   ai_process=ai_process)
+        return cls(config, {p: random_setup(variant, p, setup_rng(seed, p)) for p in variant.players},
+                   sync_ai=sync_ai, ai_process=ai_process)
+
+
+def _text(value, default: str) -> str:
+    return value if isinstance(value, str) and value else default
+
+
+def _known_enemies(obs: Observation) -> set[int]:
+    """Handles of the other side's pieces whose type ``obs`` shows (on the board or removed)."""
+    return {p.handle for p in (*obs.pieces, *obs.removed) if p.owner != obs.player and p.type is not None}

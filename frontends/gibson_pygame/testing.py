@@ -20,8 +20,8 @@ from .app import App  # noqa: E402
 class UIDriver:
     """Posts mouse and key events and steps the app loop with a fixed frame time."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 800)):
-        self.app = App(size, sync_ai=True)
+    def __init__(self, size: tuple[int, int] = (1280, 800), animate: bool = False):
+        self.app = App(size, sync_ai=True, animate=animate)  # animations off unless a test is about them
 
     @property
     def scene(self):
@@ -82,3 +82,28 @@ class UIDriver:
     def pixel(self, pos) -> pygame.Color:
         """The colour on screen at ``pos`` after the last frame."""
         return self.app.screen.get_at(tuple(int(v) for v in pos))
+
+    def hover(self, pos) -> None:
+        """Move the real pointer to ``pos`` (what ``pygame.mouse.get_pos`` reads), post the motion event
+        scenes react to, then run a frame."""
+        pos = tuple(int(v) for v in pos)
+        pygame.mouse.set_pos(pos)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        self.step()
+
+    def screenshot(self, path) -> str:
+        """Save what the last frame drew as a PNG at ``path``; returns the path."""
+        pygame.image.save(self.app.screen, str(path))
+        return str(path)
+
+    def snapshot(self, name: str) -> str | None:
+        """Save the last frame as ``NAME.png`` in the folder ``$GIBSON_UI_SHOTS`` names (to look at what a
+        test saw); nothing when it is not set. Returns the path written."""
+        import os
+
+        folder = os.environ.get("GIBSON_UI_SHOTS")
+        if not folder:
+            return None
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"{name}.png")
+        return self.screenshot(path)

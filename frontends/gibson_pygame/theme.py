@@ -22,6 +22,8 @@ HIGHLIGHT_ATTACK = pygame.Color(235, 70, 60, 170)
 HIGHLIGHT_ACTION = pygame.Color(190, 110, 240, 170)
 HIGHLIGHT_SELECT = pygame.Color("#ffe45c")
 HIGHLIGHT_LAST = pygame.Color(255, 255, 255, 70)
+HIGHLIGHT_HINT = pygame.Color("#7fe0ff")
+HIGHLIGHT_HINT_AREA = pygame.Color(127, 224, 255, 110)
 OUTSIDE_ZONE = pygame.Color(15, 18, 22, 150)
 WALL = pygame.Color("#1b1b1b")
 PIECE_BACK = pygame.Color("#3c3f45")
@@ -29,6 +31,31 @@ PIECE_BACK = pygame.Color("#3c3f45")
 _PLAYER_PALETTE = ("#2f62b8", "#b8322f", "#2f8f4f", "#8a4fb0")
 _PLAYER_NAMED = {"blue": "#2f62b8", "red": "#b8322f", "green": "#2f8f4f", "white": "#d8d8d0",
                  "black": "#303030", "yellow": "#c9a227"}
+
+# Palettes: "standard", and "colour-blind" from Okabe and Ito's set, told apart with any colour vision: the
+# two sides are blue and orange instead of blue and red, and the attack highlight is vermillion.
+PALETTES = {
+    "standard": {"seats": _PLAYER_PALETTE, "named": dict(_PLAYER_NAMED),
+                 "HIGHLIGHT_MOVE": (250, 240, 120, 150), "HIGHLIGHT_ATTACK": (235, 70, 60, 170),
+                 "HIGHLIGHT_ACTION": (190, 110, 240, 170)},
+    "colour-blind": {"seats": ("#0072b2", "#e69f00", "#009e73", "#cc79a7"),
+                     "named": {**_PLAYER_NAMED, "blue": "#0072b2", "red": "#e69f00", "green": "#009e73",
+                               "yellow": "#f0e442"},
+                     "HIGHLIGHT_MOVE": (86, 180, 233, 170), "HIGHLIGHT_ATTACK": (213, 94, 0, 190),
+                     "HIGHLIGHT_ACTION": (204, 121, 167, 180)},
+}
+palette = "standard"
+
+
+def set_palette(name: str) -> None:
+    """Switch every colour that tells the sides and the highlights apart (``PALETTES``)."""
+    global palette, _PLAYER_PALETTE, _PLAYER_NAMED, HIGHLIGHT_MOVE, HIGHLIGHT_ATTACK, HIGHLIGHT_ACTION
+    spec = PALETTES.get(name, PALETTES["standard"])
+    palette = name if name in PALETTES else "standard"
+    _PLAYER_PALETTE, _PLAYER_NAMED = spec["seats"], spec["named"]
+    HIGHLIGHT_MOVE = pygame.Color(*spec["HIGHLIGHT_MOVE"])
+    HIGHLIGHT_ATTACK = pygame.Color(*spec["HIGHLIGHT_ATTACK"])
+    HIGHLIGHT_ACTION = pygame.Color(*spec["HIGHLIGHT_ACTION"])
 
 
 def color(value, default: str = "#888888") -> pygame.Color:

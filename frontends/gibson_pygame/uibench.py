@@ -33,6 +33,7 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
     from .session import GameConfig, Session
 
     app = App(size, ai_process=process)
+    app.settings.animation = "normal"  # measured with the animations running, whatever the user chose
     agent = agent or agent_names()[-1]
     rng = random.Random(seed)
     all_times, thinking, computer_moves, games = [], [], 0, 0
@@ -66,7 +67,7 @@ def measure_frames(variant: str, frames: int = 600, size: tuple[int, int] = (128
     return {"variant": variant, "agent": agent, "level": level, "size": size, "games": games,
             "worker": "process" if process else "thread",
             "computer_moves": computer_moves, "all": _stats(all_times), "thinking": _stats(thinking),
-            "failure": scene.message if "failed" in scene.message else ""}
+            "failure": scene.message if "computer" in scene.message else ""}
 
 
 def format_result(r: dict) -> str:

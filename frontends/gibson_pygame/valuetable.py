@@ -10,68 +10,13 @@ from __future__ import annotations
 
 import pygame
 
-from gibson_core.combat import ATTACKER, DEFENDER
+from gibson_core.valuetable import attacks, cell_result, marks_legend, printed_cells, summary
+from gibson_core.valuetable import symbol as _symbol
 
 from . import theme
 from .widgets import Modal
 
-
-def cell_result(variant, a: int, d: int) -> str:
-    """``win``, ``lose``, ``both``, ``none`` or ``depends`` for type ``a`` attacking type ``d``."""
-    rules, base = variant.combat_cells[a][d]
-    outcome = base
-    for rule in rules:  # the first rule without conditions decides; one with conditions makes it depend
-        if rule.conditions:
-            return "depends"
-        outcome = rule.outcome
-        break
-    removed = set(outcome.removed)
-    if removed == {DEFENDER}:
-        return "win"
-    if removed == {ATTACKER}:
-        return "lose"
-    if removed == {ATTACKER, DEFENDER}:
-        return "both"
-    return "none"
-
-
-def attacks(piece_type) -> bool:
-    """False for types that never attack (they never move or have no attack): their row is blank."""
-    return piece_type.can_attack and piece_type.mobile
-
-
-def summary(variant, a: int) -> dict[str, list[str]]:
-    """What type ``a`` beats, loses to, ties with (both removed) and where it depends, when it attacks."""
-    out: dict[str, list[str]] = {"beats": [], "loses to": [], "ties with": [], "depends against": []}
-    if not attacks(variant.types[a]):
-        return out
-    key = {"win": "beats", "lose": "loses to", "both": "ties with", "depends": "depends against"}
-    for d, t in enumerate(variant.types):
-        res = cell_result(variant, a, d)
-        if res in key:
-            out[key[res]].append(t.id)
-    return out
-
-
-def _symbol(variant, a: int, d: int, printed: dict) -> str:
-    ta, td = variant.types[a], variant.types[d]
-    if (ta.id, td.id) in printed:
-        return printed[(ta.id, td.id)]
-    res = cell_result(variant, a, d)
-    return {"win": ta.id, "lose": td.id, "both": "X", "none": ".", "depends": "?"}[res]
-
-
-def printed_cells(variant) -> dict[tuple[str, str], str]:
-    """The variant's own table cells, when its data prints a table."""
-    table = ((variant.data.get("combat") or {}).get("table")) or {}
-    columns = table.get("columns") or []
-    out = {}
-    for row_id, row in (table.get("rows") or {}).items():
-        if isinstance(row, list):
-            for col, cell in zip(columns, row, strict=False):
-                out[(row_id, col)] = str(cell)
-    return out
-
+__all__ = ["ValueTableDialog", "attacks", "cell_result", "printed_cells", "summary"]
 
 _COLOURS = {"win": "#3d7a3d", "lose": "#8a3232", "both": "#6b5a2a", "none": "#30353c", "depends": "#4b3d6b"}
 
@@ -83,6 +28,7 @@ class ValueTableDialog(Modal):
         super().__init__(f"{variant.title}: value table (row attacks column)")
         self.variant = variant
         self.printed = printed_cells(variant)
+        self.legend = marks_legend(variant)
         self.hover: int | None = None
         self.cell = 20
         self.origin = (0, 0)
@@ -139,6 +85,7 @@ class ValueTableDialog(Modal):
                     col = theme.mix(col, theme.TEXT, 0.2)
                 pygame.draw.rect(surface, col, r)
                 theme.blit_fit(surface, _symbol(v, a, d, self.printed), r.center, size, c - 3)
+        self._draw_legend(surface, ox + len(v.types) * c + 24)
         y = oy + len(v.types) * c + 10
         if self.hover is not None:
             t = v.types[self.hover]
@@ -155,3 +102,21 @@ class ValueTableDialog(Modal):
             theme.blit_text(surface, "Hover a piece type to see what it beats, loses to and ties with. "
                             "Green: the row wins; red: it loses; brown: both removed; purple: terrain rules decide.",
                             (self.rect.left + 20, y), 18, theme.TEXT_DIM)
+
+    def _draw_legend(self, surface: pygame.Surface, x: int) -> None:
+        """What every symbol of the table means (:func:`gibson_core.valuetable.marks_legend`), right of the
+        table, or under it when the window is narrow."""
+        width = self.rect.right - 20 - x
+        y = self.origin[1] - self.cell
+        if width < 220:
+            x, width = self.rect.left + 20, self.rect.width - 40
+            y = self.origin[1] + len(self.variant.types) * self.cell + 110
+        bottom = self.rect.bottom - 10
+        theme.blit_text(surface, "Legend", (x, y), 20, theme.ACCENT)
+        y += 24
+        sym_w = 12 + max((theme.font(18, True).size(sym)[0] for sym, _w in self.legend), default=0)
+        for sym, words in self.legend:
+            if y + 16 > bottom:
+                break
+            theme.blit_text(surface, sym, (x, y), 18, theme.ACCENT, True)
+            y = theme.blit_wrapped(surface, words, pygame.Rect(x + sym_w, y, width - sym_w, bottom - y), 17) + 4

@@ -72,14 +72,18 @@ class Toggle(Button):
 class Stepper:
     """A whole-number option with - and + buttons."""
 
-    def __init__(self, label: str, value: int, on_change: Callable[[int], None], step: int = 100, low: int = 0):
+    def __init__(self, label: str, value: int, on_change: Callable[[int], None], step: int = 100, low: int = 0,
+                 high: int | None = None, zero: str = "off"):
         self.label, self.value, self.on_change, self.step, self.low = label, int(value), on_change, step, low
+        self.high, self.zero = high, zero
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.minus = Button("-", lambda: self._add(-self.step))
         self.plus = Button("+", lambda: self._add(self.step))
 
     def _add(self, delta: int) -> None:
         self.value = max(self.low, self.value + delta)
+        if self.high is not None:
+            self.value = min(self.high, self.value)
         self.on_change(self.value)
 
     def place(self, rect: pygame.Rect) -> None:
@@ -95,7 +99,7 @@ class Stepper:
 
     def draw(self, surface: pygame.Surface) -> None:
         """Label, value and buttons."""
-        value = str(self.value) if self.value else "off"
+        value = str(self.value) if self.value else self.zero
         theme.blit_text(surface, f"{self.label}: {value}", (self.rect.left, self.rect.centery),
                         max(14, min(22, self.rect.height - 10)), anchor="midleft")
         self.minus.draw(surface)
@@ -272,3 +276,44 @@ def tooltip(surface: pygame.Surface, label: str, pos=None) -> None:
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=4)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=4)
     surface.blit(img, img.get_rect(center=box.center))
+
+
+class ConfirmDialog(Modal):
+    """Ask before something that cannot be taken back (resign, leave a game): ``yes`` runs ``on_yes``;
+    ``no``, Escape and N close it and change nothing."""
+
+    def __init__(self, title: str, question: str, on_yes: Callable[[], None], yes: str = "Yes", no: str = "No",
+                 on_no: Callable[[], None] | None = None):
+        super().__init__(title)
+        self.question, self.on_yes, self.on_no = question, on_yes, on_no
+        self.yes = Button(yes, self._yes, key=pygame.K_y)
+        self.no = Button(no, self._no, key=pygame.K_n)
+
+    def _yes(self) -> None:
+        self.closed = True
+        self.on_yes()
+
+    def _no(self) -> None:
+        self.closed = True
+        if self.on_no is not None:
+            self.on_no()
+
+    def place(self, size) -> None:
+        super().place(size)
+        self.rect.height = 190
+        self.rect.centery = size[1] // 2
+        self.yes.rect = pygame.Rect(self.rect.right - 250, self.rect.bottom - 50, 110, 36)
+        self.no.rect = pygame.Rect(self.rect.right - 130, self.rect.bottom - 50, 110, 36)
+
+    def handle_event(self, event) -> bool:
+        super().handle_event(event)
+        if not self.yes.handle_event(event):
+            self.no.handle_event(event)
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        theme.blit_wrapped(surface, self.question, pygame.Rect(self.rect.left + 16, self.rect.top + 54,
+                                                               self.rect.width - 32, 70), 20)
+        self.yes.draw(surface)
+        self.no.draw(surface)

@@ -1,7 +1,9 @@
 """``gibson arena``: many games between two agents, in parallel, with the statistics to compare them.
 
 Game ``i`` gives the first agent the ``i % 2``-th colour and lets the ``(i // 2) % 2``-th colour move first,
-so colours and the first move are balanced over every four games. Results are counted from the first
+so colours and the first move are balanced over every four games. Game ``i`` uses seed ``--seed + i``; each
+set-up and each agent draws from its own generator derived from that seed, so ``--only i`` replays game
+``i`` of a match alone (exactly, for agents limited by iterations rather than seconds). Results are counted from the first
 agent's side: wins, draws (including games stopped by ``--max-plies``), losses, a 95% Wilson interval for
 its share of decided games, the score with a 95% interval, and the Elo difference that score implies.
 """
@@ -10,14 +12,15 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import shlex
 import sys
 import time
 from pathlib import Path
 
 import attrs
 
-from ..cli import _options
-from ..match import play_match
+from ..match import MatchError, play_match
+from ..options import check_options, decode_text, parse_option_args
 from ..plugins import load_variant
 from . import make_agent
 
@@ -52,7 +55,7 @@ class GameResult:
 def agent_from_spec(spec: str):
     """``search:level=hard`` or ``search-hard`` or ``heuristic`` -> an agent."""
     name, _, rest = spec.partition(":")
-    kwargs = _options(rest.split(";")) if rest else {}
+    kwargs = {k: decode_text(v) for k, v in parse_option_args(rest.split(";")).items()} if rest else {}
     return make_agent(name, **kwargs)
 
 
@@ -70,10 +73,13 @@ def play_job(job: GameJob) -> GameResult:
         if job.record_dir:
             record.save(Path(job.record_dir) / f"game-{job.index:05d}.json")
         result = state.outcome()
-        score = 0.5 if result is None or result.winner == "draw" else 1.0 if result.winner == mine else 0.0
+        score = 0.5 if result is None or result.is_draw else 1.0 if result.winner == mine else 0.0
         reason = result.reason if result else f"stopped after {state.ply} plies"
         return GameResult(job.index, score, state.ply, reason)
-    except Exception as exc:  # a crash or an illegal move is reported and not counted as a result
+    except MatchError as exc:  # a crash or an illegal move is reported and not counted as a result
+        side = job.agents[0] if exc.player == mine else job.agents[1]
+        return GameResult(job.index, 0.5, exc.ply, "error", f"{side} playing {exc}")
+    except Exception as exc:
         return GameResult(job.index, 0.5, 0, "error", f"{type(exc).__name__}: {exc}")
 
 
@@ -189,22 +195,37 @@ def cmd_arena(args) -> int:
         raise SystemExit("gibson arena: --agents takes two agent names, comma-separated")
     for spec in names:
         agent_from_spec(spec)  # fail early on an unknown name
-    options = _options(args.option)
+    options = check_options(args.variant, parse_option_args(args.option))
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
         options["ply-limit"] = args.max_plies
     if args.record:
         Path(args.record).mkdir(parents=True, exist_ok=True)
+    indices = [args.only] if args.only is not None else range(args.games)
     jobs = [GameJob(i, args.variant, tuple(sorted(options.items())), names, args.seed + i, args.budget,
-                    args.max_plies, args.record) for i in range(args.games)]
+                    args.max_plies, args.record) for i in indices]
     results = run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(time.perf_counter()))
     for r in results:
         if r.error:
-            print(f"game {r.index} (seed {args.seed + r.index}): {r.error}", file=sys.stderr)
+            print(f"game {r.index} (seed {args.seed + r.index}, ply {r.plies}): {r.error}\n"
+                  f"  replay it: {replay_command(args, r.index)}", file=sys.stderr)
     print(f"{variant.name}" + (f", max {args.max_plies} plies" if args.max_plies else "")
           + (f", {args.budget}s a move" if args.budget is not None else ""))
     print(summarise(results).text(names))
     return 1 if any(r.error for r in results) else 0
+
+
+def replay_command(args, index: int) -> str:
+    """The command line that plays game ``index`` of this match alone (with its record saved)."""
+    words = ["gibson", "arena", args.variant, "--agents", args.agents, "--seed", str(args.seed),
+             "--only", str(index), "--record", f"arena-game-{index}"]
+    if args.budget is not None:
+        words += ["--budget", str(args.budget)]
+    if args.max_plies:
+        words += ["--max-plies", str(args.max_plies)]
+    for option in args.option or ():
+        words += ["--option", option]
+    return shlex.join(words)
 
 
 def add_commands(subparsers) -> None:
@@ -219,6 +240,8 @@ def add_commands(subparsers) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--max-plies", type=int, default=None, help="stop a game as a draw after this many plies")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--only", type=int, default=None, metavar="I",
+                   help="play only game I of the match (seed + I, its colours): replays one game")
     p.add_argument("--record", help="save every game record (JSON) in this directory")
     p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -7,7 +7,9 @@ Evidence used, all public to the viewer:
 - identities seen in combat or otherwise revealed, followed by handle as the pieces move;
 - a piece that moved cannot be of an immobile type (``movement.kind == "none"``);
 - a piece that moved several squares in one line is a slider (or a jumper of exactly that distance), a
-  diagonal step needs a diagonal mover.
+  diagonal step needs a diagonal mover;
+- a piece seen outside a type's confinement zone (``confined_to``, e.g. guns kept to their own half) is
+  not of that type.
 
 Marginal probabilities come from balancing the pieces-by-types possibility matrix so every piece sums to 1
 and every type to its remaining count (Sinkhorn scaling); :meth:`Beliefs.sample` draws a full assignment
@@ -75,7 +77,8 @@ class Beliefs:
             return {h: {} for h in self.allowed}
         # Pieces with the same possible types share one row of weights: balance the classes, not pieces.
         classes = Counter(frozenset(a & set(types)) or frozenset(types) for a in rows.values())
-        weight = {c: {t: 1.0 for t in c} for c in classes}
+        # Type order, never a frozenset's (string hashes change between processes): sums stay identical.
+        weight = {c: {t: 1.0 for t in types if t in c} for c in classes}
         total = sum(self.remaining[t] for t in types)
         target = {t: self.remaining[t] * len(rows) / total for t in types}
         for _ in range(rounds):
@@ -108,12 +111,13 @@ class Beliefs:
         met after ``tries`` attempts, the last attempt relaxes constraints rather than fail)."""
         rows = {**self.allowed, **self.unseen_removed}
         order = sorted(rows, key=lambda h: (len(rows[h]), h))
+        types = list(self.remaining)  # the variant's type order: choices must not follow string hashes
         for attempt in range(tries):
             left = Counter(self.remaining)
             out = {}
             ok = True
             for h in order:
-                options = [t for t in rows[h] if left[t] > 0]
+                options = [t for t in types if t in rows[h] and left[t] > 0]
                 if not options:
                     if attempt < tries - 1:
                         ok = False
@@ -148,15 +152,26 @@ def infer_beliefs(observation: Observation, variant) -> Beliefs:
                 hidden_on_board.append(piece)
     possible = {h: set(type_ids) for h in [p.handle for p in hidden_on_board] + hidden_removed}
     mobile = {t.id for t in variant.types if t.movement.kind != IMMOBILE}
+    enemy = next((p for p in variant.players if p != me), me)
+    confined = [(t.id, variant.zone(t.confined_to, enemy)) for t in variant.types if t.confined_to]
+    index = grid.index
+
+    def outside(square: str) -> set:
+        return {t for t, zone in confined if zone and index[square] not in zone}
+
     for piece in hidden_on_board:
         if piece.moved:
             possible[piece.handle] &= mobile
+        if confined:
+            possible[piece.handle] -= outside(piece.square)
     for ply_events in observation.events:
         for e in ply_events:
             if isinstance(e, Moved) and e.player != me and e.handle in possible:
                 o, d = grid.index[e.origin], grid.index[e.dest]
                 fits = {t.id for t in variant.types if can_travel(t, grid, o, d)}
                 narrowed = possible[e.handle] & fits & mobile
+                if confined:
+                    narrowed -= outside(e.dest) | outside(e.origin)
                 # Plugins may grant moves the movement kind does not describe: never narrow to nothing.
                 possible[e.handle] = narrowed or (possible[e.handle] & mobile) or possible[e.handle]
     remaining = {t: max(0, n) for t, n in remaining.items()}

@@ -8,7 +8,13 @@ Each legal move is scored from the mover's Observation and Beliefs:
 - a move is worth the positional change of its piece (:func:`values.square_tables`: stay in element, keep
   off transit squares, advance pieces that can win towards their goal);
 - a piece is moved out of danger and not into it: the expected loss from adjacent mobile enemy pieces that
-  probably beat it; attacks on enemy pieces closing on our own goal squares count double.
+  probably beat it; attacks on enemy pieces closing on our own goal squares count double;
+- hidden effects are feared (:class:`danger.DangerMap`): a square where an enemy zone or blast may
+  destroy the piece, or where enemy guns may fire at it once it is revealed, costs its expected loss; a
+  square where it would destroy the source (a Bomber next to a gun) gains it. A piece counts with its
+  worth to the plan: the last pieces that can win by arriving are worth far more than their material;
+- in a game with Flags, the change of the Flag terms of :func:`values.flag_terms` (fetching the enemy
+  Flag, bringing it home, keeping the enemy from ours) is added, judged in the guessed world.
 
 Set-ups follow the rulebook's hints expressed generically: each piece on a square of its native element,
 pieces that win by arriving forward, pieces that beat what attacks our goals beside them, vital pieces
@@ -19,16 +25,31 @@ from __future__ import annotations
 
 import random
 
+from ..combat import ATTACKER, DEFENDER
 from ..movegen import MoveTables
 from ..moves import MOVE
 from ..observe import Observation
 from ..pieces import IMMOBILE
+from ..seeding import derive
+from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
-from .values import CombatProbe, evaluate, goal_distances, piece_values, square_tables, win_types
+from .danger import DangerMap
+from .values import (
+    CombatProbe,
+    evaluate,
+    flag_terms,
+    goal_distances,
+    piece_values,
+    scarce_types,
+    square_tables,
+    win_types,
+    winner_bonus,
+)
 from .world import World, variant_of
 
 DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
+HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks (gain / (1 + distance))
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
@@ -58,6 +79,20 @@ class MoveScorer:
         self.effects = hooks.get("gibson_on_arrival") or hooks.get("gibson_after_move")
         self.key_types = win_types(variant) | variant.draw_when_none_left | variant.lose_when_removed
         self._worlds: list | None = None
+        self.hazard = DangerMap(variant, self.state, self.me, self.enemy_types, self.values)
+        self.worth = self._worth(self.me)
+        self.enemy_worth = self._worth(1 - self.me)
+        self.flags = "flags" in variant.rules
+        self._prey_gain: dict = {}
+        self._flags_before: float | None = None
+
+    def _worth(self, player: int) -> tuple:
+        """Worth of each type to ``player``'s plan: its material, and for the last pieces that can win by
+        arriving what losing one costs in :func:`values.winner_bonus` (counted in the guessed world)."""
+        scarce = scarce_types(self.variant)
+        n = sum(1 for pid in self.state.alive(player) if self.state.ptype[pid] in scarce)
+        extra = winner_bonus(n) - winner_bonus(n - 1) if n else 0.0
+        return tuple(v + (extra if t in scarce else 0.0) for t, v in enumerate(self.values))
 
     def enemy_types(self, pid: int) -> list:
         """``[(type index, probability)]`` of an enemy piece number."""
@@ -88,21 +123,23 @@ class MoveScorer:
     def _defence(self, e: int, pid: int, te: int, mine: int, e_sq: int, my_sq: int) -> float:
         """Our material change when enemy ``e`` (type ``te``) attacks our piece standing on ``my_sq``."""
         state = self.state
-        old = state.square[pid]
+        old, held = state.square[pid], state.board[my_sq]  # ``held``: the enemy an onto attack would take
         if old != my_sq:
             state.board[old], state.board[my_sq], state.square[pid] = 0, pid, my_sq
         try:
-            return -self.probe.gain(state, e, pid, te, mine, e_sq)
+            return -self.probe.gain(state, e, pid, te, mine, e_sq, self.enemy_worth, self.worth)
         finally:
             if old != my_sq:
-                state.board[my_sq], state.board[old], state.square[pid] = 0, pid, old
+                state.board[my_sq], state.board[old], state.square[pid] = held, pid, old
 
     def attack_gain(self, pid: int, dest: int, target: int) -> float:
         """Expected material change of our piece ``pid`` moving to ``dest`` and attacking ``target``."""
         mine = self.state.ptype[pid]
         total = 0.0
         for t, p in self.enemy_types(target):
-            total += p * self.probe.gain(self.state, pid, target, mine, t, dest)
+            total += p * self.probe.gain(self.state, pid, target, mine, t, dest, self.worth, self.enemy_worth)
+        if self.hazard.active and not self.state.revealed[pid]:
+            total += self.hazard.standing(mine, dest, self.worth[mine], True)  # a fight reveals the attacker
         return total
 
     def action_gain(self, move) -> float:
@@ -133,6 +170,34 @@ class MoveScorer:
             state.pop()
         return lost / len(self._worlds)
 
+    def prey(self, t: int, sq: int) -> float:
+        """The best expected gain per distance of our type ``t`` on ``sq`` attacking some enemy piece (by
+        the combat table's usual outcome on any square; a pull towards fights worth having)."""
+        state, grid = self.state, self.variant.grid
+        best = 0.0
+        for e in state.alive(1 - self.me):
+            g = self._prey_gain.get((t, e))
+            if g is None:
+                g = self._prey_gain[(t, e)] = sum(
+                    p * (_table_gain(self.variant, t, te, self.worth, self.enemy_worth))
+                    for te, p in self.enemy_types(e))
+            if g > 0:
+                best = max(best, g / (1 + grid.manhattan(sq, state.square[e])))
+        return best
+
+    def flag_gain(self, move) -> float:
+        """Change of the Flag terms (ours minus theirs) that ``move`` makes in the guessed world."""
+        state = self.state
+        if self._flags_before is None:
+            self._flags_before = flag_terms(state, self.me) - flag_terms(state, 1 - self.me)
+        state.push(move)
+        try:
+            if state.result is not None:
+                return 0.0
+            return flag_terms(state, self.me) - flag_terms(state, 1 - self.me) - self._flags_before
+        finally:
+            state.pop()
+
     def score(self, move) -> float:
         """Higher is better for the side to move."""
         if move.kind != MOVE:
@@ -155,8 +220,15 @@ class MoveScorer:
         else:
             ignore = 0
         value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
-        if self.effects and t in self.key_types:
+        if move.target is None and self.variant.types[t].can_attack:
+            value += HUNT * (self.prey(t, d) - self.prey(t, o))
+        if self.hazard.active:
+            worth, seen = self.worth[t], state.revealed[pid]
+            value += self.hazard.arrival(t, d, worth, seen) - self.hazard.standing(t, o, worth, seen)
+        elif self.effects and t in self.key_types:
             value -= self.arrival_risk(move, pid) * self.values[t]
+        if self.flags:
+            value += self.flag_gain(move)
         return value + self.rng.random() * 0.05
 
 
@@ -171,8 +243,23 @@ class HeuristicAgent(Agent):
         scorer = MoveScorer(observation, variant_of(observation), rng)
         return max(observation.legal_moves, key=scorer.score)
 
+    def analyse(self, observation: Observation, budget: float | None = None, top: int = 5) -> Analysis:
+        """The best ``top`` moves by :class:`MoveScorer` with their scores and the beliefs used
+        (deterministic for an Observation; ``budget`` is ignored: the heuristic does not search)."""
+        rng = derive(observation.ply, "analyse", observation.player, len(observation.moves))
+        scorer = MoveScorer(observation, variant_of(observation), rng)
+        ranked = sorted((ScoredMove(m, scorer.score(m)) for m in observation.legal_moves),
+                        key=lambda s: s.score, reverse=True)
+        return Analysis(tuple(ranked[:top]), scorer.marginals)
+
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         return planned_setup(variant, player, rng)
+
+
+def _table_gain(variant, ta: int, td: int, worth_a, worth_d) -> float:
+    """Material change for the attacker by the combat table's fallback outcome of ``ta`` against ``td``."""
+    out = variant.combat_cells[ta][td][1]
+    return (worth_d[td] if DEFENDER in out.removed else 0.0) - (worth_a[ta] if ATTACKER in out.removed else 0.0)
 
 
 def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) -> dict[str, str]:
@@ -205,12 +292,12 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
         return s + rng.random() * noise
 
     setup = {}
-    free = set(squares)
+    free = list(squares)  # a list: the order of the noise draws is fixed
     for t in pieces:
         if not free:
             break
         sq = max(free, key=lambda s: fit(t, s))
-        free.discard(sq)
+        free.remove(sq)
         setup[grid.names[sq]] = variant.types[t].id
     return setup
 

@@ -1,12 +1,24 @@
-"""The search agent: determinized Monte Carlo search with UCB at the root.
+"""The search agent: single-observer information-set Monte Carlo tree search (IS-MCTS).
 
-Each iteration draws a full position consistent with the agent's Beliefs (a sample of the hidden enemy
-types, :meth:`Beliefs.sample`), picks a root move by UCB1 (with the heuristic's score as a fading prior),
-plays it in that sampled world, continues with a short greedy playout (each side takes the best winning
-fight in the sampled world, otherwise a random move that does not throw a piece away), and scores the
-end position with :func:`values.evaluate`. The move with the best average over the samples is played.
+Each iteration draws a determinization: a full position consistent with the agent's Beliefs (a sample of
+the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation. It then
+walks one tree shared by all determinizations, whose nodes are keyed by the moves played from the root:
 
-Only the Observation is read: the sampled worlds are built by the agent from its own guesses.
+- at our root, the candidates are the heuristic's best ``width`` moves, chosen by UCB1; each starts with
+  its heuristic score counted as ``PRIOR_VISITS`` visits, and a fading bonus for the heuristic's order;
+- below, each side's moves legal in *this* determinization compete by UCB1 over their availability
+  (a move is only counted as available in the determinizations where it is legal), with progressive
+  widening: a node visited ``n`` times may have about ``2 * sqrt(n)`` children, and each new child is the
+  playout policy's choice (the opponent's replies are in the tree, best-looking first);
+- after the tree, a playout of ``depth`` plies by the greedy policy (:class:`Playout`: a win by arriving,
+  the best winning fight or shot, else a Flag carrier's step home, else often the quiet move that most
+  improves its piece's square, otherwise a random move that does not throw a piece away);
+- the end is scored by :func:`values.evaluate` against the start of the same determinization (so its
+  noise cancels), clamped to ``±CLAMP``, and backed up to every node on the path from the side of the
+  player who made that node's move.
+
+The move with the best average (most visits breaking ties) is played. Between moves the tree is reused:
+the child for our move and the opponent's reply, when both are in the tree, becomes the new root.
 
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
@@ -14,9 +26,9 @@ names ``search-easy``, ``search-medium``, ``search-hard``):
 ========  ==================  ==========
 level     seconds per move    iterations
 ========  ==================  ==========
-easy      0.05                100
-medium    0.2                 400
-hard      1.0                 2000
+easy      0.05                150
+medium    0.2                 600
+hard      1.0                 3000
 ========  ==================  ==========
 
 Whichever limit comes first stops the search. A ``budget`` given to :meth:`choose_move` replaces the
@@ -30,16 +42,21 @@ import math
 import random
 import time
 
-from ..moves import MOVE
+from ..moves import FIRE, MOVE
 from ..observe import Observation
+from ..seeding import derive
+from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .heuristic import HeuristicAgent, MoveScorer
-from .values import CombatProbe, evaluate
+from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
-LEVELS = {"easy": (0.05, 100), "medium": (0.2, 400), "hard": (1.0, 2000)}
+LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
-PRIOR = 1.0  # weight of the heuristic prior (it fades as a move is visited)
+PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
+PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
+CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
+WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
 
 
 class Playout:
@@ -51,31 +68,43 @@ class Playout:
         self.greed = greed
         self.probe = CombatProbe(variant)
         self.index = variant.grid.index
+        self.values = piece_values(variant)
+        self.tables = square_tables(variant)
+        self.flags = variant.rules.get("flags")
 
-    def choose(self, state):
-        """A move for the side to move, or None when it has none."""
-        moves = state.legal_moves()
+    def choose(self, state, moves=None):
+        """A move for the side to move (from ``moves`` if given), or None when it has none."""
+        moves = state.legal_moves() if moves is None else moves
         if not moves:
             return None
         rng, index, board, ptype = self.rng, self.index, state.board, state.ptype
         wins = self.variant.win_arrive[state.to_move]
         best, best_gain = None, 0.0
+        best_quiet, best_quiet_gain = None, 0.0
         quiet = []
-        before = None
+        carriers = self._carriers(state)
+        carry, carry_gain = None, 0.0
         for move in moves:
             if move.kind != MOVE:
-                if before is None:
-                    before = evaluate(state, state.to_move)
-                state.push(move)
-                gain = evaluate(state, 1 - state.to_move) - before
-                state.pop()
-                if gain > best_gain:
-                    best, best_gain = move, gain
+                # firing is worth its target; other actions (illuminate, hand-over) are left to the tree
+                if move.kind == FIRE:
+                    gain = self.values[ptype[board[index[move.target]]]]
+                    if gain > best_gain:
+                        best, best_gain = move, gain
                 continue
             o, d = index[move.origin], index[move.dest]
             if d in wins and move.target is None and state.wins_on_arrival(board[o], o, d):
                 return move
             if move.target is None:
+                pid = board[o]
+                t, p = ptype[pid], state.owner[pid]
+                gain = self.tables[p][t][d] - self.tables[p][t][o]
+                if carriers and pid in carriers:
+                    home = self._homeward(state, pid, o, d)
+                    if home > carry_gain:
+                        carry, carry_gain = move, home
+                if gain > best_quiet_gain:
+                    best_quiet, best_quiet_gain = move, gain
                 quiet.append(move)
                 continue
             a, t = board[o], board[index[move.target]]
@@ -86,16 +115,53 @@ class Playout:
                 quiet.append(move)
         if best is not None and rng.random() < self.greed:
             return best
+        if carry is not None and rng.random() < self.greed:
+            return carry
+        if best_quiet is not None and rng.random() < self.greed / 2:
+            return best_quiet
         return rng.choice(quiet) if quiet else rng.choice(moves)
+
+    def _carriers(self, state) -> dict:
+        """``{piece: its owner's Base square}`` for pieces carrying a Flag (empty without Flags)."""
+        if self.flags is None:
+            return {}
+        out = {}
+        for key in self.flags.keys:
+            carrier = state.tokens[key][1]
+            if carrier:
+                out[carrier] = self.flags.bases[state.owner[carrier]]
+        return out
+
+    def _homeward(self, state, pid: int, o: int, d: int) -> float:
+        """A Flag carrier's steps saved on the way to its Base."""
+        home = self.flags.bases[state.owner[pid]]
+        dist = distance_to(self.variant, state.ptype[pid], home)
+        return 2.0 * (dist[o] - dist[d])
+
+
+class Node:
+    """A node of the information-set tree: the statistics of the move that leads to it, from the side of
+    the player who made that move, and its children by move text."""
+
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
 
 
 class SearchAgent(Agent):
-    """Determinized Monte Carlo search over sampled hidden positions (see the module docstring)."""
+    """Information-set Monte Carlo tree search over sampled hidden positions (see the module docstring)."""
 
     name = "search"
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
-                 depth: int = 6, width: int = 12):
+                 depth: int = 6, width: int = 12, reuse: bool = True):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         default_seconds, default_iterations = LEVELS[level]
@@ -104,8 +170,10 @@ class SearchAgent(Agent):
         self.iterations = iterations if iterations is not None else default_iterations
         self.depth = depth
         self.width = width
+        self.reuse = reuse
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
+        self._tree: tuple | None = None  # (moves so far when it was searched, root Node, our move text)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         return self._setup.choose_setup(variant, player, rng)
@@ -114,56 +182,142 @@ class SearchAgent(Agent):
         legal = observation.legal_moves
         if not legal:
             raise ValueError(f"{observation.player} has no legal move to choose from")
+        ranked, root, scorer = self._search(observation, rng, budget)
+        if not ranked:
+            return legal[0]
+        best = ranked[0].move
+        self._tree = (observation.moves, root, str(best)) if self.reuse and root is not None else None
+        return best
+
+    def analyse(self, observation: Observation, budget: float | None = None, top: int = 5) -> Analysis:
+        """The best ``top`` moves with their estimated scores (mean material change over the search) and
+        the beliefs used; deterministic for an Observation when the search is limited by iterations.
+        Does not disturb the tree kept for the agent's own next move."""
+        rng = derive(observation.ply, "analyse", observation.player, len(observation.moves))
+        saved, self._tree = self._tree, None
+        try:
+            ranked, _root, scorer = self._search(observation, rng, budget)
+        finally:
+            self._tree = saved
+        beliefs = scorer.marginals if scorer is not None else {}
+        return Analysis(tuple(ranked[:top]), beliefs, self.last_iterations)
+
+    # -- the search ----------------------------------------------------------------------------------
+    def _reused_root(self, observation: Observation) -> Node | None:
+        """The subtree for what happened since the last search (our move, then the reply), if kept."""
+        if self._tree is None:
+            return None
+        moves, root, ours = self._tree
+        now = observation.moves
+        if len(now) != len(moves) + 2 or now[: len(moves)] != moves or now[len(moves)] != ours:
+            return None
+        node = root.children.get(ours)
+        node = node.children.get(now[-1]) if node is not None else None
+        return node
+
+    def _search(self, observation: Observation, rng: random.Random, budget: float | None):
+        legal = observation.legal_moves
         start = time.perf_counter()
         seconds = budget if budget is not None else self.seconds
         deadline = None if seconds is None else start + seconds
         variant = variant_of(observation)
         scorer = MoveScorer(observation, variant, rng)
-        ranked = sorted(((scorer.score(m), i) for i, m in enumerate(legal)), reverse=True)
-        if len(legal) == 1 or ranked[0][0] >= 1e6:
-            self.last_iterations = 0
-            return legal[ranked[0][1]]
-        candidates = [legal[i] for _s, i in ranked[: self.width]]
-        priors = _normalise([s for s, _i in ranked[: self.width]])
+        scored = sorted(((scorer.score(m), i) for i, m in enumerate(legal)), reverse=True)
+        self.last_iterations = 0
+        if not legal:
+            return [], None, scorer
+        if len(legal) == 1 or scored[0][0] >= 1e6:
+            return [ScoredMove(legal[i], s, 0) for s, i in scored], None, scorer
+        candidates = [legal[i] for _s, i in scored[: self.width]]
+        priors = dict(zip((str(m) for m in candidates), _normalise([s for s, _i in scored[: self.width]]),
+                          strict=True))
+        by_key = {str(m): m for m in candidates}
+        heuristic = {str(legal[i]): sc for sc, i in scored[: self.width]}
+        root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
-        visits = [0] * len(candidates)
-        totals = [0.0] * len(candidates)
         done = 0
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             state = world.build(beliefs.sample(rng))
             base = evaluate(state, me)  # scoring against the same sample's start removes its noise
-            k = _select(visits, totals, priors, done)
-            state.push(candidates[k])
-            pushed = 1
-            while pushed <= self.depth and state.result is None:
+            key = self._select_root(root, candidates, priors, done)
+            child = root.children.get(key)
+            if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
+                child = root.children[key] = Node()
+                child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, heuristic[key]))
+            path = [(child, me)]
+            state.push(by_key[key])
+            self._descend(state, path[0][0], path, playout)
+            for _ in range(self.depth):
+                if state.result is not None:
+                    break
                 move = playout.choose(state)
                 if move is None:
                     break
                 state.push(move)
-                pushed += 1
             state.outcome()
-            value = evaluate(state, me) - base
-            visits[k] += 1
-            totals[k] += value
+            value = max(-CLAMP, min(CLAMP, evaluate(state, me) - base))
+            for node, mover in path:
+                node.visits += 1
+                node.total += value if mover == me else -value
             done += 1
         self.last_iterations = done
-        best = max(range(len(candidates)),
-                   key=lambda i: (totals[i] / visits[i] + 0.01 * priors[i]) if visits[i] else -1e9 + priors[i])
-        return candidates[best]
+        ranked = []
+        for move in candidates:
+            node = root.children.get(str(move))
+            if node is not None and node.visits:
+                ranked.append(ScoredMove(move, node.mean(), node.visits))
+        ranked.sort(key=lambda s: (s.score + 0.01 * priors[str(s.move)], s.visits), reverse=True)
+        seen = {str(s.move) for s in ranked}
+        ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
+        return ranked, root, scorer
+
+    def _select_root(self, root: Node, candidates: list, priors: dict, done: int) -> str:
+        """UCB1 with a fading prior over the root candidates; unvisited ones first, best prior first."""
+        children = root.children
+        best_key, best_value = None, -math.inf
+        log_n = math.log(done + 1)
+        for move in candidates:
+            key = str(move)
+            node = children.get(key)
+            if node is None:
+                return key
+            value = (node.mean() + EXPLORE * math.sqrt(log_n / node.visits)
+                     + PRIOR * priors[key] / (node.visits + 1))
+            if value > best_value:
+                best_key, best_value = key, value
+        return best_key
+
+    def _descend(self, state, node: Node, path: list, playout: Playout) -> None:
+        """Walk down the tree in this determinization, adding at most one new node."""
+        while state.result is None:
+            moves = state.legal_moves()
+            if not moves:
+                return
+            mover = state.to_move
+            by_key = {str(m): m for m in moves}
+            available = [(k, node.children[k]) for k in by_key if k in node.children]
+            for _k, child in available:
+                child.avail += 1
+            if len(available) < WIDEN * math.sqrt(node.visits) + 1:
+                move = playout.choose(state, moves)
+                key = str(move)
+                if key not in node.children:
+                    child = node.children[key] = Node()
+                    child.avail = 1
+                    state.push(move)
+                    path.append((child, mover))
+                    return
+            if not available:
+                return
+            key, child = max(available, key=lambda kc: kc[1].mean()
+                             + EXPLORE * math.sqrt(math.log(max(kc[1].avail, 1)) / (kc[1].visits + 1)))
+            state.push(by_key[key])
+            path.append((child, mover))
+            node = child
 
 
 def _normalise(scores: list) -> list:
     """Scores scaled to 0..1 (best = 1)."""
     lo, hi = min(scores), max(scores)
     return [(s - lo) / (hi - lo) if hi > lo else 1.0 for s in scores]
-
-
-def _select(visits: list, totals: list, priors: list, done: int) -> int:
-    """UCB1 with a fading prior; unvisited moves first, best prior first."""
-    for i, n in enumerate(visits):
-        if n == 0:
-            return i
-    log_n = math.log(done + 1)
-    return max(range(len(visits)), key=lambda i: totals[i] / visits[i] + EXPLORE * math.sqrt(log_n / visits[i])
-               + PRIOR * priors[i] / (visits[i] + 1))

@@ -5,7 +5,10 @@
   pieces whose loss loses the game; a type's own ``value`` from the data is used when every type has one.
 - :func:`square_tables`: per player, type and square, a positional term: a penalty for standing out of
   element or on a transit square, a pull towards the squares where that type wins by arriving.
-- :func:`evaluate`: material plus position of one side minus the other's, in a full GameState.
+- :func:`evaluate`: material plus position of one side minus the other's, in a full GameState, plus what
+  the variant's way of winning asks for: the last pieces that can win by arriving are worth more than
+  their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
+  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it).
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
@@ -19,6 +22,11 @@ from ..combat import ATTACKER, DEFENDER
 from ..pieces import DIAGONAL, IMMOBILE
 
 VITAL = 100.0  # the worth of a piece whose loss loses the game
+SCARCE = 10.0  # what the ability to win by arriving is worth: winner_bonus(k) approaches it as k grows
+FLAG_HELD = 6.0  # carrying the enemy Flag
+FLAG_HOME = 10.0  # ...and bringing it home (full when on the Base)
+FLAG_REACH = 3.0  # a piece that may carry it drawing near the enemy Flag lying somewhere
+FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
@@ -161,17 +169,82 @@ def square_tables(variant) -> tuple:
     return cache["squares"]
 
 
+def winner_bonus(k: int) -> float:
+    """Extra worth of having ``k`` pieces able to win by arriving: the last one counts most."""
+    return SCARCE * (1.0 - 0.5 ** k)
+
+
+def scarce_types(variant) -> frozenset:
+    """Types whose number matters beyond material: the winners by arriving and the types whose last loss
+    draws the game, when they are a small part of the army (else each one matters little)."""
+    cache = _cached(variant)
+    if "scarce" not in cache:
+        types = win_types(variant) | variant.draw_when_none_left
+        count = sum(variant.types[t].count for t in types)
+        total = sum(t.count for t in variant.types) or 1
+        cache["scarce"] = frozenset(types) if 0 < count <= total // 4 else frozenset()
+    return cache["scarce"]
+
+
+def distance_to(variant, t: int, target: int) -> list:
+    """``[square]`` steps for a piece of type ``t`` to reach ``target`` (cached per type and target)."""
+    cache = _cached(variant).setdefault("to", {})
+    key = (t, target)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = _distances(variant, t, [(target, 0)])
+    return hit
+
+
+def flag_terms(state, player: int) -> float:
+    """The Flags' part of :func:`evaluate` for ``player`` (0 for a variant without Flags): holding the enemy
+    Flag, and the way home with it; else our nearest possible carrier's way to it; our own Flag away from
+    our Base counts against us."""
+    flags = state.variant.rules.get("flags")
+    if flags is None:
+        return 0.0
+    variant = state.variant
+    far = variant.grid.files + variant.grid.ranks
+    index = variant.grid.index
+    owner, ptype, square = state.owner, state.ptype, state.square
+    home = flags.bases[player]
+    where, carrier, mined = state.tokens[flags.keys[1 - player]]
+    sq = index[where]
+    score = 0.0
+    if carrier and owner[carrier] == player:
+        d = distance_to(variant, ptype[carrier], home)[sq]
+        score += FLAG_HELD + FLAG_HOME * max(0.0, 1.0 - d / far)
+    elif not carrier:
+        able = flags.mined_pickup if mined else None
+        best = far
+        for pid in state.pids[player]:
+            at = square[pid]
+            t = ptype[pid]
+            if at < 0 or t in flags.cannot_carry or (able is not None and t not in able):
+                continue
+            best = min(best, distance_to(variant, t, sq)[at])
+        score += FLAG_REACH * max(0.0, 1.0 - best / far)
+    own, own_carrier, _mined = state.tokens[flags.keys[player]]
+    if own_carrier or index[own] != home:
+        score -= FLAG_AWAY
+    return score
+
+
 def evaluate(state, player: int) -> float:
-    """Material and position of ``player`` minus the opponent's; ±1000 for a finished game."""
+    """Material and position of ``player`` minus the opponent's, with the terms of the variant's way of
+    winning (see the module docstring); ±1000 for a finished game."""
     result = state.result
     if result is not None:
-        if result.winner == "draw":
+        if result.is_draw:
             return 0.0
         return 1000.0 if result.winner == state.variant.players[player] else -1000.0
-    values = piece_values(state.variant)
-    tables = square_tables(state.variant)
+    variant = state.variant
+    values = piece_values(variant)
+    tables = square_tables(variant)
+    scarce = scarce_types(variant)
     square, ptype, owner = state.square, state.ptype, state.owner
     score = 0.0
+    counts = [0, 0]
     for pid in range(1, len(owner)):
         sq = square[pid]
         if sq < 0:
@@ -180,6 +253,12 @@ def evaluate(state, player: int) -> float:
         p = owner[pid]
         v = values[t] + tables[p][t][sq]
         score += v if p == player else -v
+        if t in scarce:
+            counts[p] += 1
+    if scarce:
+        score += winner_bonus(counts[player]) - winner_bonus(counts[1 - player])
+    if "flags" in variant.rules:
+        score += flag_terms(state, player) - flag_terms(state, 1 - player)
     return score
 
 
@@ -196,6 +275,8 @@ class CombatProbe:
 
     def outcome(self, state, a: int, d: int, ta: int, td: int, a_sq: int):
         """The Outcome (the state is restored before returning)."""
+        if a_sq == state.square[d]:  # an attack onto the defender's square is fought from where the attacker is
+            a_sq = state.square[a]
         key = (ta, td, a_sq, state.square[d], state.owner[a])
         hit = self.cache.get(key)
         if hit is not None:
@@ -216,15 +297,17 @@ class CombatProbe:
         self.cache[key] = out
         return out
 
-    def gain(self, state, a: int, d: int, ta: int, td: int, a_sq: int) -> float:
-        """Material change for the attacker's side of that fight (positive: good for the attacker)."""
+    def gain(self, state, a: int, d: int, ta: int, td: int, a_sq: int, worth_a: tuple | None = None,
+             worth_d: tuple | None = None) -> float:
+        """Material change for the attacker's side of that fight (positive: good for the attacker); the
+        pieces are worth ``piece_values`` unless ``worth_a`` / ``worth_d`` (by type) say otherwise."""
         values = piece_values(self.variant)
         out = self.outcome(state, a, d, ta, td, a_sq)
         g = 0.0
         if DEFENDER in out.removed:
-            g += values[td]
+            g += (worth_d or values)[td]
         if ATTACKER in out.removed:
-            g -= values[ta]
+            g -= (worth_a or values)[ta]
         if out.retreat == DEFENDER:
             g += 0.1
         elif out.retreat == ATTACKER:

@@ -72,8 +72,13 @@ class World:
         state = GameState(variant, placements, obs.to_move, dict(obs.tokens))
         state.ply = obs.ply
         board, index = state.board, variant.grid.index
+        pid_of = {piece.handle: board[index[piece.square]] for piece in obs.pieces}
+        for key, value in obs.tokens:
+            # a carried token names its carrier by handle; in this state pieces are numbered afresh
+            if isinstance(value, tuple) and len(value) == 3 and value[1]:
+                state.tokens[key] = (value[0], pid_of.get(value[1], 0), value[2])
         for piece in obs.pieces:
-            pid = board[index[piece.square]]
+            pid = pid_of[piece.handle]
             state.moved[pid] = piece.moved
             state.revealed[pid] = piece.revealed or (piece.owner != obs.player and piece.type is not None)
             k = self._track.get(piece.handle)

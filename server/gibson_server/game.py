@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from gibson_core.errors import GibsonError, IllegalMoveError, NotationError
+from gibson_core.errors import GibsonError, IllegalMoveError, NotationError, NotYourTurnError
 from gibson_core.moves import Move
 from gibson_core.net.protocol import spectator_observation
 from gibson_core.observe import Observation, observe
@@ -32,10 +32,21 @@ class GameError(GibsonError):
         super().__init__(message)
 
 
-def check_turn(state: GameState, player: str) -> None:
-    """The one place a move's submitter is checked: out of turn gets "not your turn" and nothing more."""
-    if state.player != player:
-        raise GameError(f"not your turn: it is {state.player}'s turn", "not-your-turn")
+def judge(state: GameState, player: str, text: str) -> Move:
+    """The engine's verdict on a move submitted by ``player``, without keeping it (the move is made again
+    once committed): out of turn gets "not your turn: it is red's turn" and nothing more; an illegal move
+    is explained from the submitter's own view."""
+    try:
+        move = Move.parse(text)
+        state.play(move, by=player)
+    except NotYourTurnError as exc:
+        raise GameError(f"not your turn: {exc.reason}", "not-your-turn") from None
+    except NotationError as exc:
+        raise GameError(str(exc), "bad-move") from None
+    except IllegalMoveError as exc:
+        raise GameError(f"illegal move {text}: {exc.reason}", "illegal-move") from None
+    state.pop()
+    return move
 
 
 class Game:
@@ -137,17 +148,10 @@ class Game:
         self._seat_check(player)
         if self.state is None:
             raise GameError("the game has not started: both set-ups are needed", "not-started")
-        check_turn(self.state, player)
+        move = judge(self.state, player, text)
         left = self.remaining(now)
         if left is not None and left[player] <= 0:
             return self.timeout_entry(player)
-        try:
-            move = Move.parse(text)
-        except NotationError as exc:
-            raise GameError(str(exc), "bad-move") from None
-        if move not in set(self.state.legal_moves()):
-            # legality is a function of the mover's own view, so this answer tells them nothing new
-            raise GameError(str(IllegalMoveError(str(move), "not one of your legal moves")), "illegal-move")
         data = {"player": player, "move": str(move)}
         if left is not None:
             left[player] += float(self.row.clock.get("increment", 0))

@@ -28,6 +28,7 @@ from gibson_core.net.protocol import (
     observation_to_wire,
     parse_client_message,
 )
+from gibson_core.options import check_options
 from gibson_core.plugins import load_variant, variant_names
 
 from .agents import AgentPool
@@ -104,7 +105,10 @@ class GameServer:
         self.started_at = self.clock()
         await self.store.heartbeat(self.node, self.started_at)
         for row in await self.store.games((OPEN, LIVE)):
-            await self.load(row.game_id, restoring=True)
+            try:
+                await self.load(row.game_id, restoring=True)
+            except Exception:  # one game that cannot be rebuilt (its variant gone...) must not stop the rest
+                log.exception("game %s could not be restored", row.game_id)
         self._spawn(self._heartbeats())
         self._spawn(self._sweeper())
 
@@ -322,7 +326,7 @@ class GameServer:
         name = msg["variant"]
         if name not in variant_names():
             raise GameError(f"unknown variant {name!r} (variants: {', '.join(variant_names())})", "bad-variant")
-        options = msg.get("options") or {}
+        options = check_options(name, msg.get("options") or {})
         variant = load_variant(name, options or None)
         players = list(variant.players)
         side = msg.get("side", "random")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pygame
 
+from ..widgets import tooltip
+
 
 class Scene:
     """A screen of the app: ``handle_event``, ``update(dt)``, ``draw(surface)``, ``on_enter``/``on_exit``.
@@ -63,3 +65,8 @@ class Scene:
             button.draw(surface)
         if self.modal is not None:
             self.modal.draw(surface)
+            return
+        mouse = pygame.mouse.get_pos()
+        for button in self.buttons:
+            if not button.enabled and button.reason and button.rect.collidepoint(mouse):
+                tooltip(surface, button.reason)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from .. import storage, theme
+from .. import theme
 from ..narrate import result_text
-from ..widgets import Button, NameDialog
+from ..widgets import Button
 from .position import ALL, PositionScene
 
 
@@ -16,7 +16,6 @@ class GameOverScene(PositionScene):
     def __init__(self, app, session, viewer: str):
         super().__init__(app, session, ALL)
         self.seat = viewer
-        self.message = ""
 
     def play_again(self) -> None:
         """New set-ups, same game and opponent."""
@@ -32,10 +31,9 @@ class GameOverScene(PositionScene):
 
     def save(self) -> None:
         """Save the finished game's record."""
-        def done(name: str) -> None:
-            self.session.save(storage.game_path(name))
-            self.message = f"saved as {name}"
-        self.open_modal(NameDialog("Save game as", f"{self.variant.name}-final", done))
+        from .play import save_game_dialog
+
+        save_game_dialog(self, f"{self.variant.name}-final")
 
     def resize(self, size) -> None:
         super().resize(size)
@@ -57,9 +55,10 @@ class GameOverScene(PositionScene):
         theme.blit_text(surface, "Game over", (x, 12), 30, theme.ACCENT, True)
         if result:
             winner, reason = result
-            col = theme.TEXT if winner == "draw" else theme.player_color(self.variant.players, winner)
+            col = theme.TEXT if winner is None else theme.player_color(self.variant.players, winner)
             theme.blit_wrapped(surface, result_text(winner, reason), pygame.Rect(x, 48, p.width - 24, 66), 22, col)
-        theme.blit_text(surface, self.message or "every piece revealed", (x, 166), 18, theme.TEXT_DIM)
+        theme.blit_fit(surface, self.message or "every piece revealed", (x, 166), 18, p.width - 24,
+                       theme.BAD if self.message and self.message_bad else theme.TEXT_DIM, anchor="topleft")
         self.draw_panel(surface, 192)
         if self.modal is None:
             self.draw_hover(surface)

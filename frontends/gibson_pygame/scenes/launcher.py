@@ -11,9 +11,11 @@ from gibson_core.plugins import load_errors
 from .. import theme
 from ..ai_worker import agent_names, levels, takes_level
 from ..board import BoardView
+from ..narrate import error_line
 from ..session import FRIEND, GameConfig
 from ..widgets import Button, PickDialog, Stepper, Toggle
 from .base import Scene
+from .learning import learning_buttons
 
 
 class LauncherScene(Scene):
@@ -23,11 +25,12 @@ class LauncherScene(Scene):
         super().__init__(app)
         self.names = variant_names()
         self.errors: dict[str, str] = {}
-        self.config = config or GameConfig(self.names[0] if self.names else "", opponent=_default_agent())
+        self.config = config or self._remembered()
         self.variant = None
         self.thumb: BoardView | None = None
         self.thumb_rect = pygame.Rect(0, 0, 0, 0)
         self.option_widgets: list = []
+        self.message = ""  # the outcome of Load game, shown above its button
         self.select(self.config.variant)
 
     def select(self, name: str) -> None:
@@ -57,10 +60,28 @@ class LauncherScene(Scene):
         setattr(self.config, attr, value)
         self.resize(self.size)
 
+    def _remembered(self) -> GameConfig:
+        """The launcher's last choices from the settings (variant, opponent, level), where still valid."""
+        settings = getattr(self.app, "settings", None)
+        variant = settings.variant if settings and settings.variant in self.names else None
+        opponent = settings.opponent if settings and settings.opponent in (FRIEND, *agent_names()) else None
+        level = settings.level if settings and settings.level in levels() else "medium"
+        return GameConfig(variant or (self.names[0] if self.names else ""), opponent=opponent or _default_agent(),
+                          level=level)
+
+    def remember(self) -> None:
+        """Keep this game's choices for the next time the launcher opens."""
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            settings.variant, settings.opponent, settings.level = (self.config.variant, self.config.opponent,
+                                                                   self.config.level)
+            settings.save()
+
     def start(self) -> None:
         """Go to the set-up screen with the chosen configuration."""
         from .setup import start_game
 
+        self.remember()
         start_game(self.app, self.config)
 
     def play_online(self) -> None:
@@ -76,10 +97,11 @@ class LauncherScene(Scene):
         from .play import PlayScene
 
         def pick(name: str) -> None:
+            path = storage.game_path(name)
             try:
-                session = Session.load(storage.game_path(name), self.config, self.app.sync_ai, self.app.ai_process)
+                session = Session.load(path, self.config, self.app.sync_ai, self.app.ai_process)
             except (GibsonError, OSError) as exc:
-                self.errors[self.config.variant] = str(exc)
+                self.message = f"cannot load {name}: {error_line(exc, path)}"
                 return
             PlayScene.begin(self.app, session)
         self.open_modal(PickDialog("Continue a saved game", storage.game_names(), pick))
@@ -144,8 +166,13 @@ class LauncherScene(Scene):
         load = Button("Load game", self.load_game)
         load.rect = pygame.Rect(w - 440, h - 70, 200, 50)
         self.buttons.append(load)
+        self.buttons.extend(learning_buttons(self, w, h))
+        settings = Button("Settings (F2)", lambda: self.app.open_settings())
+        settings.rect = pygame.Rect(w - 660, h - 70, 200, 50)
+        self.buttons.append(settings)
+        self.load_rect = load.rect
         online = Button("Play online", self.play_online, enabled=self.variant is not None)
-        online.rect = pygame.Rect(w - 660, h - 70, 200, 50)
+        online.rect = pygame.Rect(w - 880, h - 70, 200, 50)
         self.buttons.append(online)
 
     def handle_event(self, event) -> None:
@@ -158,6 +185,9 @@ class LauncherScene(Scene):
         w, h = surface.get_size()
         pygame.draw.rect(surface, theme.PANEL, (0, 0, 300, h))
         theme.blit_text(surface, "Gibson", (20, 18), 40, theme.ACCENT, True)
+        if self.message:
+            theme.blit_fit(surface, self.message, (w - 20, self.load_rect.top - 8), 18, w - 330, theme.BAD,
+                           anchor="bottomright")
         broken = load_errors()  # third-party plugins that failed to load: said, not hidden
         if broken:
             theme.blit_wrapped(surface, "Not loaded: " + "; ".join(str(e) for e in broken),

@@ -173,6 +173,17 @@ class OnlinePlayScene(PlayScene):
     def my_turn(self) -> bool:
         return super().my_turn and not self.session.pending
 
+    def commands(self) -> list:
+        """No Undo, Save or Load online: Resign, Offer (or Accept) draw, the value table, the rules, Menu."""
+        other = [p for p in self.session.players if p != self.viewer][0]
+        draw_label = "Accept draw" if self.session.draw_offer == other else "Offer draw"
+        return [("Resign", self.resign, None), (draw_label, self.offer_or_accept, None),
+                ("Table (T)", self.show_table, pygame.K_t), ("Rules (F1)", self.show_rules, pygame.K_F1),
+                ("Menu", self.menu, None)]
+
+    def update_undo_button(self) -> None:
+        """There is no Undo online."""
+
     def offer_or_accept(self) -> None:
         other = [p for p in self.session.players if p != self.viewer][0]
         if self.session.draw_offer == other:
@@ -190,23 +201,8 @@ class OnlinePlayScene(PlayScene):
     def resign(self) -> None:
         self.session.resign(self.viewer)
 
-    def resize(self, size) -> None:
-        super().resize(size)
-        p = self.panel
-        bw = (p.width - 36) // 3
-        other = [pl for pl in self.session.players if pl != self.viewer][0]
-        draw_label = "Accept draw" if self.session.draw_offer == other else "Offer draw"
-        specs = [("Resign", self.resign, None), (draw_label, self.offer_or_accept, None),
-                 ("Table (T)", self.show_table, pygame.K_t), ("Menu", self.menu, None)]
-        keep = self.buttons[6:]  # the selection buttons PlayScene adds after its six commands
-        self.buttons = []
-        for i, (label, action, key) in enumerate(specs):
-            b = Button(label, action, key=key)
-            b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
-            self.buttons.append(b)
-        self.buttons += keep
-
     def update(self, dt: float) -> None:
+        self.anim.update(dt)
         if self.session.updates != self.shown:
             self.shown = self.session.updates
             self.session.pending = False
@@ -216,6 +212,7 @@ class OnlinePlayScene(PlayScene):
             self.message, self.session.message = self.session.message, ""
         if self.banner is not None:
             self.banner.left -= dt
+            self.banner.age += dt
             if self.banner.left > 0:
                 return
             self.banner = None
@@ -227,14 +224,15 @@ class OnlinePlayScene(PlayScene):
         p = self.panel
         left = self.session.clock_left()
         links = self.session.connected()
-        y = 78 + 2 * 40 + 26
-        for i, player in enumerate(self.session.players):
-            col = theme.player_color(self.session.players, player)
-            text = player if player == self.viewer else f"{player} ({'connected' if links.get(player) else 'away'})"
+        parts = []
+        for player in self.session.players:
+            text = player
             if left is not None:
                 secs = max(0, int(left[player]))
-                text += f"  {secs // 60}:{secs % 60:02d}"
-            theme.blit_text(surface, text, (p.left + 12 + i * (p.width // 2), y), 18, col)
+                text += f" {secs // 60}:{secs % 60:02d}"
+            if not links.get(player):
+                text += " (away)"
+            parts.append(text)
         if self.session.draw_offer and self.session.draw_offer != self.viewer:
-            theme.blit_text(surface, f"{self.session.draw_offer} offers a draw", (p.left + 12, y + 20), 18, theme.ACCENT)
-        self.buttons_bottom = max(self.buttons_bottom, y + 44)
+            parts.append(f"{self.session.draw_offer} offers a draw")
+        theme.blit_text(surface, "  ·  ".join(parts), (p.right - 12, 18), 17, theme.TEXT_DIM, anchor="topright")

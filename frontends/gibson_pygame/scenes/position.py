@@ -2,7 +2,7 @@
 side panel's move log, captured pieces and the count of enemy pieces still unaccounted for.
 
 Everything is drawn from an :class:`Observation` (``session.observation(viewer)``), or from the full
-reveal when ``viewer`` is ``"all"``.
+reveal when ``viewer`` is ``REVEAL_ALL``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import pygame
 
 from gibson_core import Move, NotationError
+from gibson_core.events import REVEAL_ALL
 
 from .. import theme
 from ..board import BoardView, draw_piece, home_at_top
@@ -17,7 +18,7 @@ from ..widgets import ScrollList, tooltip
 from .base import Scene
 
 PANEL_WIDTH = 340
-ALL = "all"
+ALL = REVEAL_ALL
 
 
 class PositionScene(Scene):
@@ -33,7 +34,13 @@ class PositionScene(Scene):
         self.obs = None
         self.panel = pygame.Rect(0, 0, 0, 0)
         self.buttons_bottom = 0
+        self.message = ""  # one line for the player under the buttons
+        self.message_bad = True
         self.refresh()
+
+    def say(self, text: str, bad: bool = True) -> None:
+        """A message under the buttons (red when something went wrong)."""
+        self.message, self.message_bad = text, bad
 
     def set_viewer(self, viewer: str) -> None:
         """Show the game as ``viewer`` sees it (hot seat)."""
@@ -101,7 +108,7 @@ class PositionScene(Scene):
         p = self.panel
         x = p.left + 12
         width = p.width - 24
-        bottom_parts = 2 * 56 + (0 if self.viewer == ALL else 130)
+        bottom_parts = 2 * (28 + 2 * (self.LOST_ICON + 4)) + (0 if self.viewer == ALL else 130)
         log_h = max(60, p.bottom - top - bottom_parts - 40)
         theme.blit_text(surface, "Moves", (x, top), 20, theme.ACCENT)
         self.log.rect = pygame.Rect(x, top + 22, width, log_h)
@@ -112,17 +119,28 @@ class PositionScene(Scene):
         if self.viewer != ALL:
             self._draw_unaccounted(surface, x, y + 4, width)
 
+    LOST_ICON = 30
+
     def _draw_captured(self, surface, player: str, x: int, y: int, width: int) -> int:
+        """The pieces ``player`` has lost, one icon per kind with how many (a hidden one as its back)."""
         lost = [piece for piece in self.obs.removed if piece.owner == player]
         col = theme.player_color(self.variant.players, player)
         theme.blit_text(surface, f"{player} lost {len(lost)}", (x, y), 18, theme.mix(col, theme.TEXT, 0.4))
-        size = 22
-        per_row = max(1, width // (size + 2))
+        groups: dict = {}
+        for piece in lost:
+            groups.setdefault(piece.type, []).append(piece)
+        size = self.LOST_ICON
+        per_row = max(1, width // (size + 4))
         viewer = None if self.viewer == ALL else self.viewer
-        for i, piece in enumerate(lost[: per_row * 2]):
-            r = pygame.Rect(x + (i % per_row) * (size + 2), y + 18 + (i // per_row) * (size + 2), size, size)
-            draw_piece(surface, self.variant, r, piece, viewer)
-        return y + 18 + 2 * (size + 2) + 4
+        for i, pieces in enumerate(list(groups.values())[: per_row * 2]):
+            r = pygame.Rect(x + (i % per_row) * (size + 4), y + 20 + (i // per_row) * (size + 4), size, size)
+            draw_piece(surface, self.variant, r, pieces[0], viewer)
+            if len(pieces) > 1:
+                badge = theme.text(str(len(pieces)), 16, (255, 255, 255), True)
+                box = badge.get_rect(bottomright=(r.right + 3, r.bottom + 3)).inflate(4, 0)
+                pygame.draw.rect(surface, theme.WALL, box, border_radius=4)
+                surface.blit(badge, badge.get_rect(center=box.center))
+        return y + 20 + 2 * (size + 4) + 4
 
     def _draw_unaccounted(self, surface, x: int, y: int, width: int) -> None:
         left = self.obs.unaccounted(self.variant)

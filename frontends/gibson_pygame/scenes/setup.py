@@ -3,16 +3,16 @@ swaps, random / clear / save / load, the count left of each type, and Start only
 
 from __future__ import annotations
 
-import random
-
 import pygame
 
 from gibson_core import GibsonError
+from gibson_core.seeding import setup_rng
 from gibson_core.setup import load_setup, random_setup, save_setup, setup_problems
 
 from .. import storage, theme
 from ..ai_worker import make_opponent
 from ..board import BoardView, draw_piece, home_at_top
+from ..narrate import error_line
 from ..widgets import Button, NameDialog, PickDialog, tooltip
 from .base import Scene
 from .handover import HandoverScene
@@ -41,10 +41,10 @@ def _next_setup(app, config, variant, humans, setups) -> None:
     from ..session import Session
     from .play import PlayScene
 
-    rng = random.Random(config.seed)
     for player in variant.players:
         if player not in setups:
-            setups[player] = make_opponent(config.opponent, config.level).choose_setup(variant, player, rng)
+            setups[player] = make_opponent(config.opponent, config.level).choose_setup(
+                variant, player, setup_rng(config.seed, player))
     session = Session(config, setups, sync_ai=app.sync_ai, ai_process=app.ai_process)
     PlayScene.begin(app, session)
 
@@ -62,7 +62,8 @@ class SetupScene(Scene):
         self.press: tuple | None = None  # where the mouse went down: a held-like source
         self.tray_rects: dict[str, pygame.Rect] = {}
         self.message = ""
-        self.rng = random.Random(config.seed)
+        self.message_bad = False
+        self.rng = setup_rng(config.seed, player)
 
     # -- model -------------------------------------------------------------------------------------
     def remaining(self, type_id: str) -> int:
@@ -95,7 +96,15 @@ class SetupScene(Scene):
         return {names[sq] for sq in self.allowed}
 
     def randomise(self) -> None:
-        """A random legal set-up."""
+        """A sensible random set-up, made the way the computer sets up (pieces in their element, the Flag and
+        other vital pieces screened): the AI package's ``planned_setup``."""
+        from gibson_core.ai.heuristic import planned_setup
+
+        self.setup = planned_setup(self.variant, self.player, self.rng)
+        self.held = None
+
+    def shuffle(self) -> None:
+        """A uniformly random legal set-up (any piece on any allowed square)."""
         self.setup = random_setup(self.variant, self.player, self.rng)
         self.held = None
 
@@ -108,22 +117,28 @@ class SetupScene(Scene):
         """Ask for a name and save the set-up under ``~/.gibson/setups/<variant>/``."""
         def done(name: str) -> None:
             try:
-                save_setup(storage.setup_path(self.variant.name, name), self.variant, self.player, self.setup)
-                self.message = f"saved as {name}"
+                path = storage.setup_path(self.variant.name, name)
+                save_setup(path, self.variant, self.player, self.setup)
+                self.say(f"saved as {name}")
             except (GibsonError, OSError) as exc:
-                self.message = str(exc)
+                self.say(f"could not save: {error_line(exc, getattr(exc, 'filename', None), name)}", bad=True)
         self.open_modal(NameDialog("Save set-up as", f"{self.player}-{len(storage.setup_names(self.variant.name)) + 1}",
                                    done))
 
     def load(self) -> None:
         """Pick a saved set-up (mirrored when it was made for the other side)."""
         def pick(name: str) -> None:
+            path = storage.setup_path(self.variant.name, name)
             try:
-                _owner, self.setup = load_setup(storage.setup_path(self.variant.name, name), self.variant, self.player)
-                self.message = f"loaded {name}"
+                _owner, self.setup = load_setup(path, self.variant, self.player)
+                self.say(f"loaded {name}")
             except (GibsonError, OSError) as exc:
-                self.message = str(exc)
+                self.say(error_line(exc, path, f"set-up {name}"), bad=True)
         self.open_modal(PickDialog("Load a set-up", storage.setup_names(self.variant.name), pick))
+
+    def say(self, text: str, bad: bool = False) -> None:
+        """A one-line message under the buttons (an error in red)."""
+        self.message, self.message_bad = text, bad
 
     def start(self) -> None:
         """Accept the set-up and go on (next player's set-up, or the game)."""
@@ -145,8 +160,8 @@ class SetupScene(Scene):
         self.view.fit(pygame.Rect(10, 10, w - PANEL_WIDTH - 20, h - 20))
         px = w - PANEL_WIDTH + 10
         bw = (PANEL_WIDTH - 30) // 2
-        specs = [("Random", self.randomise, pygame.K_r), ("Clear", self.clear, None), ("Save", self.save, None),
-                 ("Load", self.load, None), ("Back", self.back, pygame.K_ESCAPE)]
+        specs = [("Random", self.randomise, pygame.K_r), ("Shuffle", self.shuffle, None), ("Clear", self.clear, None),
+                 ("Save", self.save, None), ("Load", self.load, None), ("Back", self.back, pygame.K_ESCAPE)]
         self.buttons = []
         for i, (label, action, key) in enumerate(specs):
             b = Button(label, action, key=key)
@@ -155,7 +170,8 @@ class SetupScene(Scene):
         self.start_button = Button("Start", self.start, key=pygame.K_RETURN)
         self.start_button.rect = pygame.Rect(px, h - 60, PANEL_WIDTH - 20, 46)
         self.buttons.append(self.start_button)
-        top = 60 + 3 * 42 + 8
+        self.message_y = 60 + 3 * 42 + 2
+        top = self.message_y + 26
         row = max(22, min(34, (h - 130 - top) // max(1, len(self.variant.types))))
         self.tray_rects = {t.id: pygame.Rect(px, top + i * row, PANEL_WIDTH - 20, row - 2)
                            for i, t in enumerate(self.variant.types)}
@@ -270,8 +286,11 @@ class SetupScene(Scene):
             theme.blit_text(surface, t.name, (icon.right + 8, rect.centery), size, fg, anchor="midleft")
             theme.blit_text(surface, f"{left}/{t.count}", (rect.right - 6, rect.centery), size,
                             theme.GOOD if not left else fg, anchor="midright")
+        if self.message:
+            theme.blit_fit(surface, self.message, (px + 10, self.message_y), 18, PANEL_WIDTH - 20,
+                           theme.BAD if self.message_bad else theme.TEXT_DIM, anchor="topleft")
         problems = self.problems()
-        note = self.message or (problems[0] if problems else "Ready: press Start")
+        note = problems[0] if problems else "Ready: press Start"
         theme.blit_wrapped(surface, note, pygame.Rect(px + 10, h - 110, PANEL_WIDTH - 20, 46), 18,
-                           theme.BAD if problems and not self.message else theme.TEXT_DIM)
+                           theme.BAD if problems else theme.TEXT_DIM)
 
