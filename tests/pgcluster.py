@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import uuid
 from pathlib import Path
 
 
@@ -72,3 +73,13 @@ def throwaway_cluster():
             subprocess.run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
                            capture_output=True, timeout=60)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def fresh_database(cluster_dsn: str) -> str:
+    """A new empty database in the cluster: its connection string."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(cluster_dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return cluster_dsn.rsplit("/", 1)[0] + "/" + name

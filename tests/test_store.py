@@ -5,32 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import uuid
 
 import pytest
 from gibson_server.store import open_store
 from gibson_server.store.base import LIVE, OPEN, OVER, GameRow, StoreError
+from pgcluster import fresh_database
 
 STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(scope="session")
-def pg_cluster():
-    """One throwaway PostgreSQL cluster for the session; each test gets its own database in it."""
-    from pgcluster import throwaway_cluster
-
-    with throwaway_cluster() as dsn:
-        yield dsn
-
-
-def fresh_database(cluster_dsn: str) -> str:
-    """A new empty database in the cluster: its connection string."""
-    import psycopg
-
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(cluster_dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return cluster_dsn.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.fixture(params=STORES)
@@ -165,6 +146,7 @@ def test_two_nodes_race_for_one_move_and_learn_of_each_others_entries(pg_cluster
 @pytest.mark.postgres
 def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_cluster):
     import psycopg
+    from gibson_server.store.postgres import MIGRATIONS
 
     location = fresh_database(pg_cluster)
 
@@ -176,7 +158,7 @@ def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_cluster):
 
     run(go())
     with psycopg.connect(location, autocommit=True) as conn:
-        assert conn.execute("SELECT value FROM gibson_meta WHERE key='schema'").fetchone() == ("1",)
+        assert conn.execute("SELECT value FROM gibson_meta WHERE key='schema'").fetchone() == (str(len(MIGRATIONS)),)
         conn.execute("UPDATE gibson_meta SET value='99' WHERE key='schema'")
     with pytest.raises(StoreError, match="newer"):
         run(go())

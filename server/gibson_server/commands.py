@@ -23,7 +23,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("serve", help="run the online game server (docs/server.md)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost only)")
     p.add_argument("--port", type=int, default=8765, help="port (0: any free port; the line printed says which)")
-    p.add_argument("--db", default=None, help="SQLite file (default: server.sqlite3 in the Gibson folder)")
+    p.add_argument("--db", default=None, help="SQLite file (default: server.sqlite3 in the Gibson folder), or "
+                   "postgresql://USER@HOST[:PORT]/DB, which several server processes may share")
     p.add_argument("--certfile", default=None, help="TLS certificate chain (PEM): serve wss://")
     p.add_argument("--keyfile", default=None, help="TLS private key (PEM)")
     p.add_argument("--rate", type=float, default=50.0, help="messages a second per connection")
@@ -36,13 +37,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_serve)
 
     p = subparsers.add_parser("loadtest", help="many concurrent games against a server; checks nothing is lost")
-    p.add_argument("--url", required=True, help="ws://127.0.0.1:PORT")
+    p.add_argument("--url", required=True, action="append",
+                   help="ws://127.0.0.1:PORT; repeat it for several nodes sharing one PostgreSQL database")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--variant", default="tri-tactics")
     p.add_argument("--moves", type=int, default=100, help="moves a game before one side resigns (0: to the end)")
     p.add_argument("--restart-every", type=float, default=None,
                    help="start the server here and SIGKILL and restart it every S seconds")
-    p.add_argument("--db", default=None, help="with --restart-every: the server's database (default: a temp file)")
+    p.add_argument("--db", default=None, help="with --restart-every: the servers' database (default: a temp SQLite file; several "
+                   "--url need postgresql://...)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--think", type=float, default=0.0, help="mean seconds a simulated player waits before moving")
     p.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")

@@ -424,38 +424,50 @@ class GameServer:
         game = await self._game(msg)
         player = self._seat(conn, game)
         async with self.lock(game.id):
-            entry = await self._commit(game, *game.decide_setup(player, msg["pieces"]), ack=(conn, msg))
-        del entry
+            await self._judged(game, lambda: game.decide_setup(player, msg["pieces"]), (conn, msg))
 
     async def on_play(self, conn, msg) -> None:
         game = await self._game(msg)
         player = self._seat(conn, game)
-        async with self.lock(game.id):
+
+        def decide():
             if "ply" in msg and game.state is not None and msg["ply"] != game.state.ply:
                 raise GameError(f"that move was meant for ply {msg['ply']}; the game is at ply {game.state.ply}",
                                 "stale")
-            await self._commit(game, *game.decide_move(player, msg["move"], self.clock()), ack=(conn, msg))
+            return game.decide_move(player, msg["move"], self.clock())
+
+        async with self.lock(game.id):
+            await self._judged(game, decide, (conn, msg))
 
     async def _simple(self, conn, msg) -> None:
         game = await self._game(msg)
         player = self._seat(conn, game)
         async with self.lock(game.id):
-            await self._commit(game, *game.decide_simple(player, msg["type"]), ack=(conn, msg))
+            await self._judged(game, lambda: game.decide_simple(player, msg["type"]), (conn, msg))
 
     on_resign = on_offer_draw = on_accept_draw = on_decline_draw = on_rematch = _simple
 
     # -- committing ----------------------------------------------------------------------------------
+    async def _judged(self, game: Game, decide, ack) -> LogEntry:
+        """Decide on a client's request and commit the entry; when another server process committed first,
+        the game has caught up and the request is judged again on the new state (``conflict`` only if that
+        keeps happening)."""
+        for _ in range(5):
+            entry = await self._commit(game, *decide(), ack=ack)
+            if entry is not None:
+                return entry
+        raise GameError("the game changed meanwhile: look at the new view and try again", "conflict")
+
     async def _commit(self, game: Game, kind: str, data: dict, ack=None) -> LogEntry | None:
         """Commit an entry to the store, then apply it, acknowledge it and send everyone their view.
         Called with the game's lock held. When another writer took the entry's number first, the game
-        catches up; a client's request is then refused (``conflict``), the server's own entry dropped (None)."""
+        catches up and None is returned: a client's request is judged again (:meth:`_judged`), the server's
+        own entry (resume, timeout, sweep, agent) is dropped and reconsidered on the new state."""
         seq = game.seq + 1
         t = max(self.clock(), game.mark or 0.0)
         if not await self.store.append(game.id, seq, kind, data, t):
             catch_up(self, game, await self.store.entries(game.id, game.seq))  # another writer was first
-            if ack is None:  # the server's own entry (resume, timeout, sweep, agent): reconsidered on the new state
-                return None
-            raise GameError("the game changed meanwhile: look at the new view and try again", "conflict")
+            return None  # judged again on the new state (_judged), or dropped (the server's own entries)
         entry = LogEntry(seq, kind, data, t)
         game.apply(entry)
         if ack is not None:
