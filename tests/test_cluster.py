@@ -1,7 +1,7 @@
 """Several ``gibson serve`` processes on one PostgreSQL database (issue 15), under ``make test-postgres``:
 a player on each node plays one game, moves flow both ways, a spectator on one node sees the other node's
 moves, a seat claimed on one node is honoured on the other; one node is SIGKILLed and its player resumes on
-the other node and finishes; and the load test against two nodes with a node killed and restarted loses
+the other node and finishes; a rematch is agreed across the nodes; and the load test against two nodes with a node killed and restarted loses
 nothing."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from netharness import LoopThread, mover, settle, start_game
 from pgcluster import free_port, fresh_database
 
 from gibson_core.net.client import GameClient
+from gibson_core.plugins import load_variant
+from gibson_core.setup import random_setup
 
 pytestmark = pytest.mark.postgres
 
@@ -76,15 +78,26 @@ def test_two_nodes_play_one_game_and_a_killed_nodes_player_finishes_on_the_other
             for c in (a, b, watcher):
                 view = await c.wait_for(code, lambda g: g.record is not None, 10)
                 assert view.record["moves"] == list(view.observation.moves) and len(view.record["moves"]) == 10
-            for c in (a, b, watcher):
-                await c.close()
+            await watcher.close()
 
-            await nodes[1].start()  # the restarted node serves the finished game's record from the database
-            late = await GameClient(nodes[1].url).connect()
-            await late.spectate(code)
-            view = await late.wait_for(code, lambda g: g.record is not None, 10)
-            assert len(view.record["moves"]) == 10
-            await late.close()
+            # the restarted node serves the finished game from the database; a rematch agreed across nodes
+            await nodes[1].start()
+            b2 = await GameClient(nodes[1].url).connect()
+            await b2.resume(code, b.games[code].token)
+            await b.close()
+            assert len((await b2.wait_for(code, lambda g: g.record is not None, 10)).record["moves"]) == 10
+            await a.rematch(code)
+            await b2.rematch(code)
+            new = (await a.wait_for(code, lambda g: g.rematch is not None, 10)).rematch
+            for c in (a, b2):  # each gets its seat (and token) in the new game from its own node
+                seat = (await c.wait_for(new, lambda g: g.token is not None, 10)).seat
+                assert seat != c.games[code].seat
+            for c in (a, b2):
+                await c.submit_setup(new, random_setup(load_variant("tri-tactics"), c.games[new].seat, rng))
+            await settle((a, b2), new, 0)
+            await _play((a, b2), new, 2, rng)
+            for c in (a, b2):
+                await c.close()
 
         lt.run(go(), timeout=120)
     finally:

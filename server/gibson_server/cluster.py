@@ -31,7 +31,8 @@ import logging
 
 from gibson_core.errors import GibsonError
 
-from .game import OVER, Game
+from .game import OVER, WAITING, Game
+from .store.base import LIVE
 from .store.shared import Holder, SharedStore
 
 log = logging.getLogger("gibson.server.cluster")
@@ -40,13 +41,15 @@ log = logging.getLogger("gibson.server.cluster")
 def catch_up(server, game: Game, entries) -> None:
     """Apply log entries that another writer committed, then do what follows a commit here (views to this
     node's clients, clocks, agents, the end). Called with the game's lock held."""
-    applied = False
+    applied = []
     for entry in entries:
         if entry.seq == game.seq + 1:
             game.apply(entry)
-            applied = True
+            applied.append(entry)
     if not applied:
         return
+    if server.cluster is not None and any(entry.kind == "rematched" for entry in applied):
+        server._spawn(server.cluster.hand_rematch(game))
     if game.phase == OVER and game.id not in server._finished:
         server._finished.add(game.id)  # the node that committed the end recorded it in the games table
         server._evict_later(game)
@@ -204,6 +207,34 @@ class Cluster:
         self._bound.pop(key, None)
         conn.seats.pop(game.id, None)
         conn.send({"type": "replaced", "game": game.id, "message": "another connection took this seat with its token"})
+
+    async def hand_rematch(self, game: Game) -> None:
+        """Another node set up the rematch of ``game``: the players connected here take their seats in it
+        (the node that set it up could give tokens only to its own clients)."""
+        import secrets
+
+        from .service import token_hash
+
+        server = self.server
+        new = await server.load(game.rematch_game)
+        if new is None:
+            return
+        for player in game.players:
+            conn = server.seat_conn.get((game.id, player))
+            side = game.players[1 - game.players.index(player)]
+            if conn is None or player in game.row.agents:
+                continue
+            token = secrets.token_urlsafe(24)
+            async with server.lock(new.id):
+                if not await self.store.claim_seat(new.id, side, token_hash(token)):
+                    continue
+                new.seats[side] = token_hash(token)
+                if new.phase != WAITING:
+                    await self.store.set_status(new.id, LIVE)
+            server._bind(conn, new, side)
+            conn.send({"type": "joined", "game": new.id, "seat": side, "token": token, "rematch_of": game.id})
+            server._broadcast(new)
+            server._drive_agents(new)
 
     # -- the lobby -----------------------------------------------------------------------------------
     async def load_open(self) -> None:

@@ -373,7 +373,7 @@ class GameServer:
     async def on_join(self, conn, msg) -> None:
         game = await self._game(msg)
         free = [p for p in game.players if p not in game.seats and p not in game.row.agents]
-        if game.phase != WAITING or not free:
+        if game.phase != WAITING or not free or game.row.rematch_of:  # a rematch's seats are its players'
             raise GameError(f"game {game.id} has no free seat", "game-full")
         side = msg.get("side", free[0])
         if side not in free:
@@ -497,6 +497,8 @@ class GameServer:
         if not set(humans) <= game.rematch or game.rematch_game:
             return
         swap = {p: _other(game, p) for p in game.players}
+        if self.cluster is not None:  # a player connected to another node gets the seat from that node
+            humans = [p for p in humans if (game.id, p) in self.seat_conn]
         new, tokens = await self._new_game(game.row.variant, game.row.options, game.row.clock,
                                            {swap[p]: a for p, a in game.row.agents.items()},
                                            {swap[p]: None for p in humans}, rematch_of=game.id)
