@@ -4,7 +4,8 @@ Every change to a game goes the same way: under the game's lock, the :class:`~.g
 request as the requesting seat, the store *commits* the resulting log entry, and only then is the entry
 applied, the requester acknowledged and every seat and spectator sent its own view (``_commit``). On start
 the server rebuilds every open and live game from the store, and clocks are not charged for the time the
-server was down (from its last heartbeat to the restart).
+server was down (from its last heartbeat to the restart). Several server processes may share a PostgreSQL
+store: :mod:`.cluster` keeps this one in step with the others (their entries, seats and presence).
 """
 
 from __future__ import annotations
