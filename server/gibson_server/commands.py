@@ -49,4 +49,5 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--think", type=float, default=0.0, help="mean seconds a simulated player waits before moving")
     p.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
+    p.add_argument("--timeline", default=None, help="write every move's send time and round trip here (CSV)")
     p.set_defaults(func=cmd_loadtest)

@@ -40,6 +40,7 @@ class Tally:
     moves: int = 0
     lost: int = 0
     latencies: list = attrs.field(factory=list)
+    timeline: list = attrs.field(factory=list)  # (perf_counter when sent, round trip) per move
     problems: list = attrs.field(factory=list)
     restarts: int = 0
     reconnects: int = 0
@@ -99,6 +100,7 @@ async def _player(client: GameClient, game_id: str, rng: random.Random, max_move
                 continue
             raise
         tally.latencies.append(time.perf_counter() - started)
+        tally.timeline.append((started, tally.latencies[-1]))
         acked[obs.ply] = move
         await client.wait_for(game_id, lambda g, n=obs.ply: g.over or g.observation.ply > n, timeout=120)
 
@@ -273,6 +275,11 @@ def main_loadtest(args) -> int:
     tally = asyncio.run(run_loadtest(args.url, args.games, args.variant, args.moves, args.seed, args.think,
                                      args.restart_every, args.db, args.timeout))
     elapsed = time.perf_counter() - started
+    if args.timeline:
+        with open(args.timeline, "w", encoding="utf-8") as out:
+            out.write("sent_s,round_trip_ms\n")
+            for sent, rtt in sorted(tally.timeline):
+                out.write(f"{sent - started:.3f},{rtt * 1000:.2f}\n")
     for problem in tally.problems[:20]:
         print(f"problem: {problem}")
     extra = f", {tally.restarts} restarts, peak server memory {tally.peak_rss_kb // 1024} MiB" if args.restart_every else ""
