@@ -123,11 +123,11 @@ def test_two_nodes_race_for_one_move_and_learn_of_each_others_entries(pg_cluster
             await a.create_game(_row())
             heard_a, heard_b = asyncio.Queue(), asyncio.Queue()
 
-            async def on_a(game_id, seq):
-                await heard_a.put((game_id, seq))
+            async def on_a(game_id, seq, entry):
+                await heard_a.put((game_id, seq, entry and entry.data))
 
-            async def on_b(game_id, seq):
-                await heard_b.put((game_id, seq))
+            async def on_b(game_id, seq, entry):
+                await heard_b.put((game_id, seq, entry and entry.data))
 
             await a.subscribe(on_a)
             await b.subscribe(on_b)
@@ -135,10 +135,13 @@ def test_two_nodes_race_for_one_move_and_learn_of_each_others_entries(pg_cluster
                 won = await asyncio.gather(a.append("ABC123", seq, "move", {"by": "a"}, 1.0),
                                            b.append("ABC123", seq, "move", {"by": "b"}, 1.0))
                 assert sorted(won) == [False, True]
-                winner_heard = heard_b if won[0] else heard_a
-                assert await asyncio.wait_for(winner_heard.get(), 10) == ("ABC123", seq)
+                winner_heard = heard_b if won[0] else heard_a  # the notice carries the entry
+                assert await asyncio.wait_for(winner_heard.get(), 10) == ("ABC123", seq, {"by": "a" if won[0] else "b"})
             assert heard_a.empty() and heard_b.empty()
             assert [e.seq for e in await b.entries("ABC123")] == list(range(1, 21))
+            assert not await a.append("ABC123", 22, "move", {}, 1.0)  # no gap in the log
+            assert await a.append("ABC123", 21, "setup", {"pieces": "x" * 9000}, 1.0)  # too big for a notice:
+            assert await asyncio.wait_for(heard_b.get(), 10) == ("ABC123", 21, None)  # read it from the log
 
     run(go())
 

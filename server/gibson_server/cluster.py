@@ -65,6 +65,7 @@ class Cluster:
         self.server = server
         self.store: SharedStore = server.store
         self._wanted: dict[str, int] = {}  # game -> highest seq another node announced
+        self._heard: dict[str, dict] = {}  # game -> {seq: the entry, as the notice carried it}
         self._seats_changed: set[str] = set()
         self._following: set[str] = set()
         self._bound: dict[tuple, float] = {}  # (game, player) -> when this node bound the seat
@@ -91,10 +92,13 @@ class Cluster:
         return max(others.values(), default=None)
 
     # -- what other nodes did ------------------------------------------------------------------------
-    async def on_notice(self, game_id: str, seq: int) -> None:
-        """A notice from another node: entry ``seq`` of a game, or (0) its seats or holders changed."""
+    async def on_notice(self, game_id: str, seq: int, entry=None) -> None:
+        """A notice from another node: entry ``seq`` of a game (with the entry, or None when it must be read
+        from the log), or (0) its seats or holders changed."""
         if seq:
             self._wanted[game_id] = max(seq, self._wanted.get(game_id, 0))
+            if entry is not None and game_id in self.server.games:
+                self._heard.setdefault(game_id, {})[seq] = entry
         else:
             self._seats_changed.add(game_id)
         if game_id not in self._following:
@@ -110,6 +114,7 @@ class Cluster:
                     await asyncio.shield(loading)
                 game = server.games.get(game_id)
                 wanted = self._wanted.pop(game_id, 0)
+                heard = self._heard.pop(game_id, {})
                 seats = game_id in self._seats_changed
                 self._seats_changed.discard(game_id)
                 if game is None or (wanted <= game.seq and not seats):
@@ -120,7 +125,10 @@ class Cluster:
                         self._presence([game], await self.store.holders(game_id))
                         server._broadcast(game)
                     if wanted > game.seq:
-                        catch_up(server, game, await self.store.entries(game_id, game.seq))
+                        entries = [heard.get(seq) for seq in range(game.seq + 1, wanted + 1)]
+                        if None in entries:  # one was too big for a notice, or came before the game was loaded
+                            entries = await self.store.entries(game_id, game.seq)
+                        catch_up(server, game, entries)
         except Exception:
             log.exception("catching up with game %s failed", game_id)
         finally:

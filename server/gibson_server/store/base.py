@@ -101,8 +101,9 @@ class Store(abc.ABC):
         """A game's log entries with ``seq > after``, in order."""
 
     async def subscribe(self, callback) -> None:
-        """Call ``callback(game_id, seq)`` (a coroutine function) whenever *another server process* commits
-        a log entry, so this one can catch up and tell its own clients. A store that only one process uses
+        """Call ``callback(game_id, seq, entry)`` (a coroutine function; ``entry`` may be None: read it with
+        :meth:`entries`) whenever *another server process* commits a log entry, so this one can catch up
+        and tell its own clients. A store that only one process uses
         (SQLite) never calls it; the PostgreSQL store relays ``NOTIFY``."""
         return None
 

@@ -30,8 +30,8 @@ class Holder:
 
 class SharedStore(Store):
     """A store several server processes use at once. ``node`` names this process in the database;
-    :meth:`subscribe` relays other nodes' log entries as ``(game_id, seq)`` and changes of a game's seats or
-    of who holds them as ``(game_id, 0)``."""
+    :meth:`subscribe` relays other nodes' log entries as ``(game_id, seq, entry or None)`` and changes of
+    a game's seats or of who holds them as ``(game_id, 0, None)``."""
 
     node: str
 
