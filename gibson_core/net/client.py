@@ -111,6 +111,7 @@ class GameClient:
     async def connect(self) -> GameClient:
         """Open the connection and say hello (ProtocolError when the server speaks another version)."""
         await self._open()
+        self._connected.set()
         self._reader = asyncio.ensure_future(self._read_loop())
         await self.request({"type": "hello", "version": PROTOCOL_VERSION})
         return self
@@ -120,7 +121,6 @@ class GameClient:
 
         self._ws = await ws_connect(self.urls[self._at], compression=None, proxy=None, open_timeout=self.open_timeout,
                                     max_size=2**24)
-        self._connected.set()
 
     @property
     def is_connected(self) -> bool:
@@ -172,9 +172,13 @@ class GameClient:
                 continue
             except Exception:  # websockets' handshake errors while the server starts
                 continue
+            try:  # the seats are resumed before any waiting request may go out (it would be "not-seated")
+                for message in self._resume_messages():
+                    await self._ws.send(encode(message))
+            except Exception:
+                continue
             self.reconnects += 1
-            for message in self._resume_messages():
-                await self._ws.send(encode(message))
+            self._connected.set()
             return
 
     def _resume_messages(self) -> list[dict]:

@@ -43,6 +43,7 @@ class Tally:
     timeline: list = attrs.field(factory=list)  # (perf_counter when sent, round trip) per move
     problems: list = attrs.field(factory=list)
     restarts: int = 0
+    seated: int = 0  # games whose two seats are taken (the restarts start then: see run_loadtest)
     reconnects: int = 0
     peak_rss_kb: int = 0
 
@@ -121,6 +122,7 @@ async def _one_game(urls: list[str], index: int, variant_name: str, max_moves: i
         await _connect(guest)
         game = await _retrying_create(host, variant_name)
         await _retrying_join(guest, game.id)
+        tally.seated += 1
         acked: dict = {}
         for client in (host, guest):
             seat = client.games[game.id].seat
@@ -237,6 +239,10 @@ async def run_loadtest(url: str | list[str], games: int, variant: str = "tri-tac
         tally.peak_rss_kb = max(tally.peak_rss_kb, sum(node.rss_kb() for node in nodes))
 
     async def restarts():
+        # A join whose answer is lost cannot be sent again (the seat is taken and its token was in the
+        # answer: protocol version 1 has no idempotent join), so the kills start once every game is seated.
+        while tally.seated < games:
+            await asyncio.sleep(0.1)
         while True:
             await asyncio.sleep(restart_every)
             sample_memory()
