@@ -165,3 +165,19 @@ def test_the_schema_is_versioned_and_a_newer_one_is_refused(pg_cluster):
         conn.execute("UPDATE gibson_meta SET value='99' WHERE key='schema'")
     with pytest.raises(StoreError, match="newer"):
         run(go())
+
+
+@pytest.mark.postgres
+def test_a_batch_of_entries_gets_its_answers_in_order(pg_cluster):
+    """Entries that arrive together are written in one batch, in game order; each caller gets its own answer."""
+    location = fresh_database(pg_cluster)
+
+    async def go():
+        async with opened(location) as store:
+            for game_id in ("BBB222", "AAA111"):
+                await store.create_game(_row(game_id))
+            answers = await asyncio.gather(store.append("BBB222", 1, "move", {}, 1.0),
+                                           store.append("AAA111", 2, "move", {}, 1.0))  # a gap: refused
+            assert answers == [True, False]
+
+    run(go())

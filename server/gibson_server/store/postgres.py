@@ -1,14 +1,15 @@
 """The PostgreSQL store (psycopg 3, asyncio): several server processes on one database.
 
-The database decides everything that two nodes could race for, with transactions and row locks and no
+The database decides everything that two nodes could race for, with unique keys and transactions and no
 in-process lock:
 
-- a log entry is appended under ``SELECT ... FOR UPDATE`` of its game's row, and only when it is the next
-  number (``seq = last + 1``); a node whose view was behind gets False, catches up from the log and judges
-  the move again, so a move is accepted once, in order;
+- a log entry is inserted only when its number is free (the ``(game_id, seq)`` primary key: a concurrent
+  insert of the same number waits for the other transaction and then does nothing) and the previous
+  entry exists, so a move is accepted once, in order, without gaps; a node whose view was behind gets
+  False, catches up from the log and judges the move again;
 - a seat is claimed by ``INSERT ... ON CONFLICT DO NOTHING`` on its primary key;
-- every accepted entry sends ``NOTIFY gibson_log`` in the same transaction (delivered on commit) carrying
-  the entry itself, so the other nodes learn of it through PostgreSQL and push the new views to their own
+- every accepted entry sends ``NOTIFY gibson_log`` in the same statement (delivered on commit) carrying the
+  entry itself, so the other nodes learn of it through PostgreSQL and push the new views to their own
   clients without reading it back.
 
 Appends are group-committed like the SQLite store's: entries that arrive while a transaction is being
@@ -96,7 +97,7 @@ class PostgresStore(SharedStore):
             raise StoreError(f"{self.where}: cannot connect: {str(exc).strip()[:300]}") from None
 
     async def open(self) -> None:
-        self._write = await self._connect()
+        self._write = await self._connect(autocommit=True)  # one statement, or a transaction() for a batch
         self._read = await self._connect(autocommit=True)
         try:
             await self._migrate()
@@ -226,27 +227,32 @@ class PostgresStore(SharedStore):
             self._flusher = None
 
     async def _write_batch(self, rows: list) -> list[bool]:
+        """One statement per entry: inserted only if its number is free (the primary key) and the previous
+        entry exists, with its NOTIFY. A batch holds at most one entry per game (the server appends under
+        the game's lock); written in game order, so two nodes' batches wait on each other's keys in one
+        order and never deadlock; several entries go in one transaction (one commit). The answers come back
+        in the order of ``rows``."""
+        conn = self._write
+        order = sorted(range(len(rows)), key=lambda i: (rows[i][0], rows[i][1]))
+        out = [False] * len(rows)
+        if len(rows) == 1:
+            out[0] = await self._insert(conn, *rows[0])
+            return out
+        async with conn.transaction():
+            for i in order:
+                out[i] = await self._insert(conn, *rows[i])
+        return out
+
+    _APPEND = ("WITH ins AS (INSERT INTO log SELECT %(g)s, %(s)s, %(k)s, %(d)s, %(t)s "
+               "WHERE %(s)s = 1 OR EXISTS (SELECT 1 FROM log WHERE game_id = %(g)s AND seq = %(s)s - 1) "
+               "ON CONFLICT DO NOTHING RETURNING 1) SELECT pg_notify(%(c)s, %(p)s) FROM ins")
+
+    async def _insert(self, conn, game_id: str, seq: int, kind: str, data: dict, t: float) -> bool:
         from psycopg.types.json import Jsonb
 
-        conn = self._write
-        out = []
-        async with conn.transaction():
-            # Lock each game's row once, in a fixed order (no deadlock between two nodes' batches).
-            for game_id in sorted({row[0] for row in rows}):
-                await conn.execute("SELECT 1 FROM games WHERE game_id=%s FOR UPDATE", (game_id,))
-            last: dict[str, int] = {}
-            for game_id, seq, kind, data, t in rows:
-                if game_id not in last:
-                    cur = await conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id=%s", (game_id,))
-                    last[game_id] = (await cur.fetchone())[0]
-                if seq != last[game_id] + 1:
-                    out.append(False)  # taken by another writer, or not the next entry
-                    continue
-                await conn.execute("INSERT INTO log VALUES (%s,%s,%s,%s,%s)", (game_id, seq, kind, Jsonb(data), t))
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._notice(game_id, seq, (kind, data, t))))
-                last[game_id] = seq
-                out.append(True)
-        return out
+        cur = await conn.execute(self._APPEND, {"g": game_id, "s": seq, "k": kind, "d": Jsonb(data), "t": t,
+                                                "c": CHANNEL, "p": self._notice(game_id, seq, (kind, data, t))})
+        return cur.rowcount == 1
 
     async def entries(self, game_id: str, after: int = 0) -> list[LogEntry]:
         rows = await self._query("SELECT seq, kind, data, t FROM log WHERE game_id=%s AND seq>%s ORDER BY seq",
