@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-postgres lint bench check clean install
+.PHONY: play test test-postgres lint bench check clean install difftest
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py gibson_core/_kernel.c
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -37,5 +37,8 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gibson bench tri-tactics
 
+difftest: $(STAMP)
+	$(BIN)/gibson difftest --games 100
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info gibson_core/_kernel*.so

@@ -1,5 +1,7 @@
 """``gibson bench``: speed measured, not asserted. Random-playout plies per second, full random games per
-second, legal-move enumerations per second on midgame positions, and peak memory, on one core."""
+second, legal-move enumerations per second on midgame positions, and peak memory, on one core; for the
+Python engine (the reference) or the compiled fast path (:mod:`gibson_core.fastpath`), which adds batch
+playouts. Set-ups are made in Python in both cases and are not timed in the playout figures."""
 
 from __future__ import annotations
 
@@ -47,41 +49,38 @@ def midgame_positions(variant, rng: random.Random, count: int, plies: int = 120)
     return out
 
 
-def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dict | None = None) -> dict:
-    """Run the benchmark for about ``seconds`` per figure; returns the figures by name."""
+def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dict | None = None,
+            engine: str = "python") -> dict:
+    """Run the benchmark for about ``seconds`` per figure; returns the figures by name. ``engine`` is
+    ``"python"`` or ``"fast"`` (ValueError naming the reason when the fast path cannot play the variant).
+    Times are process CPU seconds, so a loaded machine slows the figures less than wall time would."""
     variant = load_variant(variant_name, options)
-    rng = random.Random(seed)
-    figures: dict = {}
+    if engine == "fast":
+        from .fastpath import Kernel
 
-    plies = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = new_game(variant, rng)
-        plies += random_playout(state, rng)
-        games += 1
-    elapsed = time.perf_counter() - start
-    figures["random-playout plies/s"] = plies / elapsed
-    figures["full random games/s"] = games / elapsed
-    figures["average game length (plies)"] = plies / max(games, 1)
+        Kernel.for_variant(variant)  # raises when the kernel is not built or does not play this variant
+        return _measure_fast(variant, seconds, seed)
+    rng = random.Random(seed)
+    figures = _playout_figures(variant, rng, seconds, random_playout)
 
     positions = midgame_positions(variant, rng, 50)
     count = 0
     moves_total = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         for state in positions:
             state._legal = None
             state._piece_moves.clear()  # a full enumeration: no per-piece moves kept from before
             moves_total += len(state._generate(state.to_move))
             count += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     figures["legal-move enumerations/s (midgame)"] = count / elapsed
     figures["legal moves per midgame position"] = moves_total / max(count, 1)
 
     state = new_game(variant, rng)
-    start = time.perf_counter()
+    start = time.process_time()
     pushes = 0
-    while time.perf_counter() - start < seconds / 2:
+    while time.process_time() - start < seconds / 2:
         moves = state.legal_moves()
         if not moves or len(state.history) > 300:
             while state.history and state._stack:
@@ -89,7 +88,8 @@ def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dic
             continue
         state.push(rng.choice(moves))
         pushes += 1
-    figures["push (+generate) per second"] = pushes / (time.perf_counter() - start)
+    figures["push (+generate) per second"] = pushes / (time.process_time() - start)
+    figures["search-agent iterations/s"] = search_iterations(variant, seconds / 2, seed, compiled=False)
 
     tracemalloc.start()
     state = new_game(variant, rng)
@@ -100,10 +100,86 @@ def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dic
     return figures
 
 
-def format_table(variant_name: str, figures: dict) -> str:
-    """The figures as an aligned text table."""
+def search_iterations(variant, seconds: float, seed: int, compiled: bool) -> float:
+    """The search agent's iterations per CPU second on midgame positions (``compiled``: its tail playouts in
+    the kernel, as it does by default when the fast path plays the variant)."""
+    from .ai.search import SearchAgent
+    from .observe import observe
+
+    positions = midgame_positions(variant, random.Random(seed), 3, 60)
+    # iterations per move: 100, fewer for a very short measurement (the figure is per iteration either way)
+    agent = SearchAgent("medium", seconds=None, iterations=max(10, min(100, int(seconds * 200))), compiled=compiled)
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for i, state in enumerate(positions):
+            agent.choose_move(observe(state, state.player), random.Random(seed + i))
+            done += agent.last_iterations
+    return done / (time.process_time() - start)
+
+
+def _playout_figures(variant, rng: random.Random, seconds: float, play) -> dict:
+    """Random playouts by ``play(state, rng) -> plies`` from fresh random set-ups (set-ups not timed)."""
+    plies = games = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        state = new_game(variant, rng)
+        start = time.process_time()
+        plies += play(state, rng)
+        elapsed += time.process_time() - start
+        games += 1
+    return {"random-playout plies/s": plies / elapsed, "full random games/s": games / elapsed,
+            "average game length (plies)": plies / max(games, 1)}
+
+
+def _measure_fast(variant, seconds: float, seed: int) -> dict:
+    """The fast path's figures: kernel playouts (Python set-ups not timed), batch playouts with the GIL
+    released, legal-move enumerations (packed moves, no Move objects) and push+generate in the kernel."""
+    from .fastpath import FastGame, Kernel, batch_playouts
+
+    rng = random.Random(seed)
+    figures = _playout_figures(variant, rng, seconds, lambda state, rng: FastGame(state).playout(rng))
+
+    states = [new_game(variant, rng) for _ in range(64)]
+    plies = 0
+    elapsed = 0.0
+    while elapsed < seconds:
+        start = time.process_time()
+        plies += sum(p for p, _r in batch_playouts(states, [rng.getrandbits(64) for _ in states]))
+        elapsed += time.process_time() - start
+    figures["batch playout plies/s (64 games a batch)"] = plies / elapsed
+
+    kernel = Kernel.for_variant(variant)
+    games_ = [kernel.game(s) for s in midgame_positions(variant, rng, 50)]
+    count = moves_total = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for game in games_:
+            moves_total += game.generate()
+            count += 1
+    figures["legal-move enumerations/s (midgame)"] = count / (time.process_time() - start)
+    figures["legal moves per midgame position"] = moves_total / max(count, 1)
+
+    fast = FastGame(new_game(variant, rng))
+    start = time.process_time()
+    pushes = 0
+    while time.process_time() - start < seconds / 2:
+        moves = fast.legal_moves()
+        if not moves or len(fast.history) > 300:
+            while fast.history:
+                fast.pop()
+            continue
+        fast.push(rng.choice(moves))
+        pushes += 1
+    figures["push (+generate) per second"] = pushes / (time.process_time() - start)
+    figures["search-agent iterations/s"] = search_iterations(variant, seconds / 2, seed, compiled=True)
+    return figures
+
+
+def format_table(variant_name: str, figures: dict, engine: str = "python") -> str:
+    """The figures as an aligned text table, headed by the engine that produced them."""
     width = max(len(k) for k in figures)
-    lines = [f"gibson bench {variant_name} (one core)", "-" * (width + 14)]
+    lines = [f"gibson bench {variant_name} ({engine} engine, one core, CPU time)", "-" * (width + 14)]
     for key, value in figures.items():
         lines.append(f"{key:<{width}}  {value:>12,.1f}")
     return "\n".join(lines)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import attrs
 
-from .errors import GibsonError, IllegalMoveError, VariantError
+from .errors import GibsonError, IllegalMoveError, VariantError, quote
 from .moves import Move
 from .plugins import load_variant
 from .state import GameState
@@ -51,7 +51,7 @@ def build_case_state(variant_name: str, case: dict) -> GameState:
         handled = state._has.get("gibson_vector_setup") and state._hooks.gibson_vector_setup(
             state=state, key=key, value=value)
         if not handled:
-            raise GibsonError(f"case key {key!r} is not known to {variant_name}")
+            raise GibsonError(f"case key {quote(key)} is not known to {variant_name}")
     return state
 
 
@@ -107,12 +107,22 @@ def run_case(variant_name: str, case: dict) -> str:
     return "; ".join(p for p in (undo, check_expectations(state, expect, variant_name)) if p)
 
 
+EXPECT_SHAPES = {"position": (dict, "expected a mapping of squares to '<player> <piece>'"),
+                 "revealed": (list, "expected a list of squares"),
+                 "legal_count": (int, "expected a whole number")}
+
+
 def check_expectations(state: GameState, expect: dict, variant_name: str) -> str:
     """Compare a state with a case's ``expect`` (position, winner, legal_count, revealed and variant keys):
     "" when everything holds, else what was expected and what was found."""
-    problems = []
+    problems = [f"{key}: {words}" for key, (kind, words) in EXPECT_SHAPES.items()
+                if key in expect and expect[key] is not None and not isinstance(expect[key], kind)
+                or key == "revealed" and isinstance(expect.get(key), list)
+                and not all(isinstance(s, str) for s in expect[key])]
+    if problems:  # a wrong shape (from a vector or lessons file) is a failed expectation with words
+        return "; ".join(problems)
     if "position" in expect:
-        want = {k.lower(): " ".join(str(v).split()) for k, v in (expect["position"] or {}).items()}
+        want = {str(k).lower(): " ".join(str(v).split()) for k, v in (expect["position"] or {}).items()}
         got = state.position()
         if want != got:
             missing = {k: v for k, v in want.items() if got.get(k) != v}
@@ -141,7 +151,7 @@ def check_expectations(state: GameState, expect: dict, variant_name: str) -> str
             continue
         actual = state._hooks.gibson_vector_expect(state=state, key=key) if state._has.get("gibson_vector_expect") else None
         if actual is None:
-            problems.append(f"expect key {key!r} is not known to {variant_name}")
+            problems.append(f"expect key {quote(key)} is not known to {variant_name}")
         elif actual != value:
             problems.append(f"{key}: expected {value}, got {actual}")
     return "; ".join(problems)

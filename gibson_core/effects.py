@@ -31,6 +31,7 @@ from __future__ import annotations
 import attrs
 
 from . import events as ev
+from .errors import quote
 from .hookspecs import hookimpl
 from .moves import FIRE, ILLUMINATE, Move
 from .variant_schema import ACTION, EFFECT, record_keys
@@ -257,14 +258,14 @@ def _listed(chk, spec: dict, key: str, path: tuple) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        chk.add(path + (key,), f"expected a list of {key}, got {value!r}")
+        chk.add(path + (key,), f"expected a list of {key}, got {quote(value)}")
         return []
     return value
 
 
 def _check_keys(chk, raw, path: tuple, known: set, what: str) -> bool:
     if not isinstance(raw, dict):
-        chk.add(path, f"expected a mapping for an {what} (with at least 'kind'), got {raw!r}")
+        chk.add(path, f"expected a mapping for an {what} (with at least 'kind'), got {quote(raw)}")
         return False
     return True
 
@@ -275,7 +276,7 @@ def _number(chk, raw: dict, key: str, path: tuple, default: int | None) -> int:
         chk.add(path, f"missing key '{key}'")
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        chk.add(path + (key,), f"expected a whole number of squares, got {value!r}")
+        chk.add(path + (key,), f"expected a whole number of squares, got {quote(value)}")
         return 0
     return value
 
@@ -285,10 +286,10 @@ def _compile_effect(chk, path: tuple, raw, selector) -> tuple | None:
         return None
     kind, reach = raw.get("kind"), raw.get("reach", "orthogonal")
     if kind not in EFFECT_KINDS:
-        chk.add(path + ("kind",), f"unknown effect kind {kind!r} (kinds: {', '.join(EFFECT_KINDS)})")
+        chk.add(path + ("kind",), f"unknown effect kind {quote(kind)} (kinds: {', '.join(EFFECT_KINDS)})")
         return None
     if reach not in REACHES:
-        chk.add(path + ("reach",), f"unknown reach {reach!r} (reaches: {', '.join(REACHES)})")
+        chk.add(path + ("reach",), f"unknown reach {quote(reach)} (reaches: {', '.join(REACHES)})")
         return None
     radius = _number(chk, raw, "radius", path, 1) if reach == "king" else 1
 
@@ -317,7 +318,7 @@ def _compile_action(chk, path: tuple, raw, selector) -> Action | None:
         return None
     kind = raw.get("kind")
     if kind not in ACTION_KINDS:
-        chk.add(path + ("kind",), f"unknown action kind {kind!r} (kinds: {', '.join(ACTION_KINDS)})")
+        chk.add(path + ("kind",), f"unknown action kind {quote(kind)} (kinds: {', '.join(ACTION_KINDS)})")
         return None
     if kind == ILLUMINATE:
         return Action(kind, radius=_number(chk, raw, "radius", path, None),

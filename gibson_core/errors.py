@@ -2,19 +2,45 @@
 
 from __future__ import annotations
 
+import reprlib
+
 QUOTE_LIMIT = 60
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = QUOTE_LIMIT
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxdict = 6
+_SHORT.maxlevel = 3
+
+
+# What ``json.loads`` raises on hostile text: JSONDecodeError and the 4,300-digit integer limit are ValueErrors;
+# arrays nested 100,000 deep end in RecursionError. Every reader of untrusted JSON catches all of them.
+JSON_ERRORS = (ValueError, RecursionError)
 
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``):
-    no message echoes unbounded input."""
-    if not isinstance(text, str):
-        if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
-            return f"<a {text.bit_length():,}-bit number>"
-        text = str(text) if isinstance(text, int | float | bool) or text is None else f"<{type(text).__name__}>"
+    """``text`` quoted for a message, cut to at most ``limit`` characters (``'abc…' (20,000,000 characters)``);
+    other values as a short repr (``[1, 2, 3, 4, 5, 6, ...]``): no message echoes unbounded input."""
+    if isinstance(text, str):
+        if len(text) <= limit:
+            return repr(text)
+        return f"{text[:limit]!r}… ({len(text):,} characters)"
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() > 128:
+        return f"<a {text.bit_length():,}-bit number>"
+    try:
+        return _SHORT.repr(text)
+    except Exception:  # a third party's object whose repr fails: its type is enough
+        return f"<{type(text).__name__}>"
+
+
+def _cut(text: str, limit: int, keep_end: bool = False) -> str:
+    """``text`` shortened to about ``limit`` characters with an ellipsis (the end kept for file names)."""
     if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}… ({len(text):,} characters)"
+        return text
+    return "…" + text[-limit:] if keep_end else text[:limit] + "…"
+
+
+def short_path(path: object) -> str:
+    """A file name for a message: its end, at most about 120 characters."""
+    return _cut(str(path), 120, keep_end=True)
 
 
 class GibsonError(Exception):
@@ -53,12 +79,28 @@ class UnknownPlayerError(GibsonError, ValueError):
     """A name that is not one of the variant's two players."""
 
 
+class UnknownPieceError(GibsonError, ValueError):
+    """A piece handle that is no piece of the game."""
+
+
+class NothingToUndoError(GibsonError, IndexError):
+    """``pop`` with no move to take back."""
+
+
 class SetupError(GibsonError, ValueError):
     """A set-up that does not fit the variant (counts, zone, unknown pieces)."""
 
 
 class OptionError(GibsonError, ValueError):
     """A variant option that the variant does not declare, or a value of the wrong kind or out of range."""
+
+
+class UsageError(GibsonError, ValueError):
+    """A command-line argument that does not fit the data it names (an agent, a viewer, a record)."""
+
+
+class AgentError(UsageError):
+    """An agent name or an agent setting that no agent accepts."""
 
 
 class RecordError(GibsonError, ValueError):
@@ -76,13 +118,15 @@ class Problem:
         self.line = line
         self.message = message
 
-    def __str__(self) -> str:
-        where = self.file
+    def __str__(self) -> str:  # every part bounded: a file name, a key or a message may come from hostile input
+        where = short_path(self.file)
         if self.line is not None:
             where += f":{self.line}"
         if self.path:
-            where += f": {self.path}"
-        return f"{where}: {self.message}"
+            path = _cut(str(self.path), 160)
+            where += f": {path}" if where else path
+        message = _cut(str(self.message), 2000)
+        return f"{where}: {message}" if where else message
 
     def __repr__(self) -> str:
         return f"Problem({self.file!r}, {self.path!r}, {self.line!r}, {self.message!r})"
@@ -109,4 +153,4 @@ class PluginError(GibsonError):
     def __init__(self, plugin: str, reason: str):
         self.plugin = plugin
         self.reason = reason
-        super().__init__(f"plugin {plugin!r}: {reason}")
+        super().__init__(f"plugin {quote(plugin, 80)}: {reason}")

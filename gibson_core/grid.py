@@ -10,7 +10,7 @@ import re
 
 import attrs
 
-from .errors import NotationError
+from .errors import NotationError, quote
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SQUARE = re.compile(r"^([a-z])(\d{1,2})$")
@@ -23,7 +23,7 @@ def parse_square_name(text: str) -> tuple[int, int]:
     """``"e5"`` -> ``(4, 4)`` (file, rank), 0-based; raises NotationError for anything else."""
     m = _SQUARE.match(text.strip().lower()) if isinstance(text, str) else None
     if not m or int(m.group(2)) < 1:
-        raise NotationError(f"not a square name: {text!r} (expected a file letter and a rank number, like e5)")
+        raise NotationError(f"not a square name: {quote(text, 20)} (expected a file letter and a rank number, like e5)")
     return FILE_LETTERS.index(m.group(1)), int(m.group(2)) - 1
 
 
@@ -80,10 +80,10 @@ class Grid:
 
     def square(self, name: str) -> int:
         """The index of a square name; NotationError when it is not on this board."""
-        idx = self.index.get(name.strip().lower() if isinstance(name, str) else name)
+        idx = self.index.get(name.strip().lower()) if isinstance(name, str) else None
         if idx is None:
             parse_square_name(name)  # raises the precise error for malformed names
-            raise NotationError(f"square {name!r} is not on this {self.files}x{self.ranks} board")
+            raise NotationError(f"square {quote(name, 20)} is not on this {self.files}x{self.ranks} board")
         return idx
 
     def name(self, sq: int) -> str:
@@ -148,4 +148,4 @@ class Grid:
             for item in spec:
                 out.extend(self.squares(item))
             return out
-        raise NotationError(f"not a square, a rectangle or a list of them: {spec!r}")
+        raise NotationError(f"not a square, a rectangle or a list of them: {quote(spec, 40)}")

@@ -7,7 +7,7 @@ function per rule hook that calls the same implementations, in pluggy's order an
 passing each implementation only the arguments it names. Hooks with wrappers, and every hook while
 ``GIBSON_TRACE_PLUGINS`` is set, go through pluggy itself; any other attribute falls back to ``pm.hook``.
 
-Every answer is checked against :data:`SHAPES`, the one table of what each rule hook returns: a wrong shape
+Every answer is checked against :data:`gibson_core.hookcheck.SHAPES`, the one table of what each rule hook returns: a wrong shape
 raises :class:`~gibson_core.errors.PluginError` naming the plugin and the hook (None, "no answer", is
 always accepted).
 """
@@ -16,56 +16,17 @@ from __future__ import annotations
 
 import weakref
 
-from .combat import Outcome
-from .errors import PluginError
+from .hookcheck import checker
 from .movegen import RULE_HOOKS
-from .moves import Move
 from .plugintrace import tracing_enabled
-
-
-def _moves(answer) -> bool:
-    return isinstance(answer, list | tuple) and all(type(m) is Move for m in answer)
-
-
-def _ending(answer) -> bool:
-    return (isinstance(answer, tuple | list) and len(answer) == 2 and isinstance(answer[0], str | None)
-            and isinstance(answer[1], str))
-
-
-# hook -> (what it must return besides None, the check)
-SHAPES = {
-    "gibson_init_state": ("nothing", lambda a: False),
-    "gibson_extra_moves": ("a list of Move", _moves),
-    "gibson_filter_moves": ("a list of Move", _moves),
-    "gibson_arrival_wins": ("True", lambda a: a is True or a is False),
-    "gibson_on_arrival": ("nothing", lambda a: False),
-    "gibson_apply_action": ("True", lambda a: a is True or a is False),
-    "gibson_after_move": ("nothing", lambda a: False),
-    "gibson_on_removed": ("nothing", lambda a: False),
-    "gibson_resolve_combat": ("an Outcome", lambda a: isinstance(a, Outcome)),
-    "gibson_game_result": ("a (winner, reason) pair: a player name or None for a draw, and a text", _ending),
-    "gibson_no_legal_moves": ("a (winner, reason) pair: a player name or None for a draw, and a text", _ending),
-    "gibson_vector_setup": ("True", lambda a: a is True or a is False),
-    "gibson_vector_expect": ("the value, shaped as the vector writes it", lambda a: True),
-}
-
-
-def check_answer(hook: str, plugin: str, answer):
-    """``answer`` when it has the shape ``hook`` must return (or is None), else a PluginError naming both."""
-    if answer is None:
-        return answer
-    what, ok = SHAPES[hook]
-    if not ok(answer):
-        shown = repr(answer)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        raise PluginError(plugin, f"{hook} returned {shown}; it must return {what} or None")
-    return answer
 
 _RELAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class HookRelay:
-    """``relay.gibson_X(**kwargs)`` behaves like ``pm.hook.gibson_X(**kwargs)`` for the game's rule hooks."""
+    """``relay.gibson_X(**kwargs)`` behaves like ``pm.hook.gibson_X(**kwargs)`` for the game's rule hooks, and
+    checks the shape of every answer (:mod:`gibson_core.hookcheck`): a wrong one is a PluginError naming the
+    plugin and the hook."""
 
     def __init__(self, pm):
         self._pm = pm
@@ -74,37 +35,54 @@ class HookRelay:
             caller = getattr(pm.hook, name, None)
             if caller is None:
                 continue
+            check = checker(name)
             impls = caller.get_hookimpls()
-            if tracing or any(i.hookwrapper or getattr(i, "wrapper", False) for i in impls):
-                setattr(self, name, caller)
-                continue
             first = bool(caller.spec and caller.spec.opts.get("firstresult"))
+            if tracing or any(i.hookwrapper or getattr(i, "wrapper", False) for i in impls):
+                setattr(self, name, _through_pluggy(caller, first, check) if check else caller)
+                continue
             calls = tuple((i.function, tuple(i.argnames), i.plugin_name) for i in reversed(impls))
-            setattr(self, name, _first_answer(name, calls) if first else _all_answers(name, calls))
+            setattr(self, name, _first_answer(calls, check) if first else _all_answers(calls, check))
 
     def __getattr__(self, name: str):
         return getattr(self._pm.hook, name)
 
 
-def _first_answer(hook: str, calls: tuple):
+def _first_answer(calls: tuple, check):
     def relay(**kwargs):
         for function, names, plugin in calls:
             answer = function(*[kwargs[n] for n in names])
             if answer is not None:
-                return check_answer(hook, plugin, answer)
+                if check is not None:
+                    check(answer, plugin, kwargs)
+                return answer
         return None
 
     return relay
 
 
-def _all_answers(hook: str, calls: tuple):
+def _all_answers(calls: tuple, check):
     def relay(**kwargs):
         answers = []
         for function, names, plugin in calls:
             answer = function(*[kwargs[n] for n in names])
             if answer is not None:
-                answers.append(check_answer(hook, plugin, answer))
+                if check is not None:
+                    check(answer, plugin, kwargs)
+                answers.append(answer)
         return answers
+
+    return relay
+
+
+def _through_pluggy(caller, first: bool, check):
+    """pluggy's own call (tracing, wrappers), with the answers checked; the plugin is not known here."""
+
+    def relay(**kwargs):
+        answer = caller(**kwargs)
+        for one in ([answer] if first else answer or ()):
+            check(one, "a plugin of this game", kwargs)
+        return answer
 
     return relay
 

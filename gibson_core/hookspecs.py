@@ -12,7 +12,7 @@ A rule hook receives the live :class:`~gibson_core.state.GameState`; it may read
 ``owner_of``, ``pieces_of``, ``type_of``, ``square_of``, ``pid_at``, ``option``) and change the position
 only through the state's own methods (``move_piece``, ``remove``, ``reveal``, ``fight``, ``drive_back``) and
 its ``tokens`` mapping (public, immutable values), so that ``pop`` restores it exactly. Answers are checked
-against ``gibson_core.hookrelay.SHAPES``; a wrong shape is a PluginError naming the plugin and the hook.
+against ``gibson_core.hookcheck.SHAPES`` where they enter the engine; a wrong shape is a PluginError naming the plugin and the hook.
 docs/reference.md ("Hooks") says for each hook when it is called and what ``state.to_move`` is then.
 """
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from .errors import Problem, VariantError
+from .errors import Problem, VariantError, quote
 from .yamlfile import YamlDoc, format_path, read_yaml
 
 EXTENDS = "extends"
@@ -88,7 +88,7 @@ def resolve(doc: YamlDoc, spec: Any = None, _chain: tuple = ()) -> tuple[YamlDoc
         return doc, spec
     parent_name = data[EXTENDS]
     if not isinstance(parent_name, str):
-        raise VariantError(doc.problem((EXTENDS,), f"expected a variant name or a YAML path, got {parent_name!r}"))
+        raise VariantError(doc.problem((EXTENDS,), f"expected a variant name or a YAML path, got {quote(parent_name)}"))
     if doc.file in _chain:
         raise VariantError(doc.problem((EXTENDS,), f"variants extend each other in a cycle: {' -> '.join(_chain)}"))
     parent_doc, parent_spec = _find_parent(doc, parent_name)
@@ -110,7 +110,7 @@ def _find_parent(doc: YamlDoc, name: str) -> tuple[YamlDoc, Any]:
         return read_yaml(path), spec
     if name not in specs:
         known = ", ".join(sorted(specs)) or "none installed"
-        raise VariantError(doc.problem((EXTENDS,), f"unknown parent variant {name!r} (variants: {known})"))
+        raise VariantError(doc.problem((EXTENDS,), f"unknown parent variant {quote(name)} (variants: {known})"))
     return read_yaml(specs[name].path), specs[name]
 
 
@@ -238,16 +238,16 @@ def _renames(child: YamlDoc, over: _Node, base: _Node, problems: list) -> dict[s
     for old, new in spec.value.items():
         path = (RENAME, old)
         if old not in ids:
-            problems.append(child.problem(path, f"the parent has no piece {old!r} to rename "
+            problems.append(child.problem(path, f"the parent has no piece {quote(old)} to rename "
                                                 f"(pieces: {', '.join(sorted(map(str, ids)))})"))
         elif not isinstance(new.value, str) or not new.value:
-            problems.append(child.problem(path, f"expected the new piece id, got {new.value!r}"))
+            problems.append(child.problem(path, f"expected the new piece id, got {quote(new.value)}"))
         else:
             out[old] = new.value
     targets = list(out.values())
     for old, new in out.items():
         if targets.count(new) > 1 or (new in ids and new not in out):
-            problems.append(child.problem((RENAME, old), f"new id {new!r} is already taken"))
+            problems.append(child.problem((RENAME, old), f"new id {quote(new)} is already taken"))
     return out
 
 

@@ -81,12 +81,12 @@ class Lesson:
         """True when ``move`` is one the lesson asks for."""
         return move in self.answers
 
-    def attempt(self, state: GameState, move: Move) -> tuple[bool, tuple]:
-        """Try ``move`` on ``state`` (from :meth:`start`): ``(True, events)`` when it is an answer (then it is
-        played), ``(False, ())`` for any other move, which is not played."""
+    def attempt(self, state: GameState, move: Move, by: str | None = None) -> tuple[bool, tuple]:
+        """Try ``move`` submitted ``by`` a player on ``state`` (from :meth:`start`): ``(True, events)`` when it
+        is an answer (then it is played), ``(False, ())`` for any other move, which is not played."""
         if not self.is_answer(move):
             return False, ()
-        return True, state.play(move)
+        return True, state.play(move, by=by)
 
 
 def reasons(events) -> list[str]:
@@ -144,7 +144,9 @@ def read_lessons(path: str | Path, variant_name: str | None = None) -> list[Less
     for key in sorted(set(data) - {"variant", "lessons"}, key=str):
         problems.append(doc.problem((key,), f"unknown key {str(key)[:40]!r} (keys: variant, lessons)"))
     name = data.get("variant")
-    if variant_name is not None and name != variant_name:
+    if not isinstance(name, str):
+        problems.append(doc.problem(("variant",), "expected the name of a registered variant"))
+    elif variant_name is not None and name != variant_name:
         problems.append(doc.problem(("variant",), f"expected 'variant: {variant_name}', got {str(name)[:40]!r}"))
     elif name not in variant_specs():
         problems.append(doc.problem(("variant",), f"unknown variant {str(name)[:40]!r}"))
@@ -216,6 +218,8 @@ def _lesson(doc: YamlDoc, variant_name: str, path: tuple, item, problems: list) 
     if not isinstance(expect, dict):
         problems.append(doc.problem(path + ("expect",), "expected a mapping of vector expectations"))
         expect = {}
+    if not isinstance(item.get("options", {}), dict):
+        problems.append(doc.problem(path + ("options",), "expected a mapping {option: value}"))
     if not isinstance(item.get("position"), dict):
         problems.append(doc.problem(path + ("position",), "expected a mapping {square: '<player> <piece id>'}"))
     if len(problems) > before_count:

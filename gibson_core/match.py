@@ -46,7 +46,7 @@ def play_match(variant, agents, seed: int = 0, first: str | None = None, budget:
         move = None
         try:
             move = agents[i].choose_move(observe(state, player), rngs[i], budget)
-            state.play(move)
+            state.play(move, by=player)
         except Exception as exc:
             raise MatchError(player, state.ply + 1, move, exc) from exc
     return GameRecord.from_state(state, setups, seed, first), state

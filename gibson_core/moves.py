@@ -15,7 +15,8 @@ import re
 
 import attrs
 
-from .errors import NotationError
+from .errors import NotationError, quote
+from .grid import parse_square_name
 
 MOVE = "move"
 ILLUMINATE = "illuminate"
@@ -34,7 +35,10 @@ _PATTERNS = (
 
 
 def _square(value: str | None) -> str | None:
-    return None if value is None else value.lower()
+    if value is None:
+        return None
+    parse_square_name(value)  # NotationError for anything but a square name
+    return value.strip().lower()
 
 
 @attrs.frozen(repr=False)
@@ -54,7 +58,7 @@ class Move:
     @kind.validator
     def _check_kind(self, _attr, value):
         if value not in (MOVE, ILLUMINATE, FIRE, HANDOVER):
-            raise NotationError(f"unknown move kind {value!r}")
+            raise NotationError(f"unknown move kind {quote(value, 20)}")
         if value == MOVE and self.dest is None:
             raise NotationError(f"a move needs a destination: {self.origin}-?")
         if value in (FIRE, HANDOVER) and self.target is None:
@@ -64,7 +68,7 @@ class Move:
     def parse(cls, text: str) -> Move:
         """Read a move in notation; raises NotationError naming the text when it is malformed."""
         if not isinstance(text, str):
-            raise NotationError(f"a move is written as text like e5-e6, not {text!r}")
+            raise NotationError(f"a move is written as text like e5-e6, not {quote(text, 30)}")
         cleaned = text.strip().lower()
         for pattern, kind in _PATTERNS:
             m = pattern.match(cleaned)
@@ -78,7 +82,7 @@ class Move:
                 return cls(m.group(1), None, None, ILLUMINATE)
             return cls(m.group(1), None, m.group(2), kind)
         raise NotationError(
-            f"cannot read move {text[:40]!r}: expected e5-e6, e5-e6xe7, e5xe6, d5@, c4*f6 or c4>c5"
+            f"cannot read move {quote(text, 30)}: expected e5-e6, e5-e6xe7, e5xe6, d5@, c4*f6 or c4>c5"
         )
 
     @property

@@ -59,13 +59,6 @@ class Observation:
                 counts[piece.type] -= 1
         return {k: v for k, v in counts.items() if v > 0}
 
-    def beliefs(self, variant) -> dict:
-        """What each unrevealed enemy piece can still be, from this view alone: ``{handle: {type id:
-        probability}}`` (see :mod:`gibson_core.ai.beliefs`)."""
-        from .ai.beliefs import beliefs
-
-        return beliefs(self, variant)
-
     @property
     def my_turn(self) -> bool:
         """True when this player is to move and the game goes on."""
@@ -119,7 +112,7 @@ def _pieces(state, p: int, everything: bool = False) -> list:
         key = (pid, sq, ptype[pid] if known else -1, revealed[pid], moved[pid])
         piece = cache.get(key)
         if piece is None:
-            piece = cache[key] = state._piece(pid, known)
+            piece = cache[key] = state.piece(pid, known)
         out.append(piece)
     return out
 

@@ -18,7 +18,7 @@ import difflib
 import json
 from typing import Any
 
-from .errors import OptionError, quote
+from .errors import JSON_ERRORS, OptionError, quote
 
 # The largest whole-number option value accepted (a ply limit of a billion is "no practical limit").
 MAX_COUNT = 1_000_000_000
@@ -70,7 +70,7 @@ def decode_text(value: Any) -> Any:
         return value
     try:
         return json.loads(value)
-    except ValueError:
+    except JSON_ERRORS:
         return str(value)
 
 

@@ -14,8 +14,10 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError, Problem, VariantError, quote
+from .hookcheck import refuse_unknown_hooks
 from .options import check_option_values, did_you_mean
 from .plugintrace import enable_trace, tracing_enabled
+from .schema import describe
 from .variant import Variant, VariantSpec, load_variant_file
 
 ENTRY_POINT_GROUP = "gibson.variants"
@@ -40,12 +42,16 @@ def plugin_manager() -> pluggy.PluginManager:
             try:
                 plugin = ep.load()
             except Exception as exc:  # a broken third-party package must not stop the others
-                _LOAD_ERRORS.append(PluginError(f"{ep.name} ({ep.value})", f"failed to import: {exc!r}"))
+                _LOAD_ERRORS.append(PluginError(f"{ep.name} ({ep.value})", f"failed to import: {quote(exc)}"))
                 continue
             if pm.is_registered(plugin) or pm.get_plugin(ep.name):
                 continue
             try:
                 pm.register(plugin, name=ep.name)
+                refuse_unknown_hooks(pm, plugin, f"{ep.name} ({ep.value})")
+            except PluginError as exc:  # a typo in a hook name: this package is left out, the others work
+                pm.unregister(plugin)
+                _LOAD_ERRORS.append(exc)
             except Exception as exc:
                 _LOAD_ERRORS.append(PluginError(ep.name, f"failed to register: {exc}"))
         pm.check_pending()
@@ -57,35 +63,64 @@ def plugin_manager() -> pluggy.PluginManager:
 def register_plugin(plugin, name: str | None = None) -> None:
     """Register a variant plugin object at run time (tests, notebooks); it is then listed like the others."""
     global _SPECS
-    plugin_manager().register(plugin, name=name)
+    pm = plugin_manager()
+    pm.register(plugin, name=name)
+    try:
+        refuse_unknown_hooks(pm, plugin, name or getattr(plugin, "__name__", repr(plugin)[:60]))
+    except PluginError:
+        pm.unregister(plugin)
+        raise
     _SPECS = None
 
 
 def load_errors() -> list[PluginError]:
-    """Plugins that failed to import or register, each naming the plugin."""
+    """Plugins that failed to import, register or answer ``gibson_register_variants``, each naming the
+    plugin (and the hook); every other plugin's variants are there all the same."""
     plugin_manager()
-    return list(_LOAD_ERRORS)
+    variant_specs()
+    return list(_LOAD_ERRORS) + list(_SPEC_ERRORS)
+
+
+_SPEC_ERRORS: list[PluginError] = []
 
 
 def variant_specs() -> dict[str, VariantSpec]:
-    """Every registered variant by name."""
+    """Every registered variant by name. A plugin whose answer is broken (an exception, something other than
+    VariantSpecs, a name already taken) adds none of its variants and is listed by :func:`load_errors`."""
     global _SPECS
     if _SPECS is None:
         pm = plugin_manager()
         specs: dict[str, VariantSpec] = {}
+        _SPEC_ERRORS.clear()
         for impl in pm.hook.gibson_register_variants.get_hookimpls():
             try:
-                answer = impl.function()
-            except Exception as exc:
-                raise PluginError(impl.plugin_name, f"gibson_register_variants failed: {exc!r}") from exc
-            for spec in answer or []:
-                if not isinstance(spec, VariantSpec):
-                    raise PluginError(impl.plugin_name, f"gibson_register_variants returned {spec!r}, not a VariantSpec")
-                if spec.name in specs:
-                    raise PluginError(impl.plugin_name, f"variant {spec.name!r} is already registered")
-                specs[spec.name] = spec
+                answer = _variant_answer(impl, specs)
+            except PluginError as exc:
+                _SPEC_ERRORS.append(exc)
+                continue
+            specs.update(answer)
         _SPECS = specs
     return _SPECS
+
+
+def _variant_answer(impl, taken: dict) -> dict[str, VariantSpec]:
+    hook = "gibson_register_variants"
+    try:
+        answer = impl.function()
+    except Exception as exc:  # third-party code: any failure is reported, not raised
+        raise PluginError(impl.plugin_name, f"{hook} failed: {str(exc)[:200]}") from exc
+    if answer is None:
+        return {}
+    if not isinstance(answer, list | tuple):
+        raise PluginError(impl.plugin_name, f"{hook} returned {describe(answer)}, not a list of VariantSpecs")
+    out: dict[str, VariantSpec] = {}
+    for spec in answer:
+        if not isinstance(spec, VariantSpec):
+            raise PluginError(impl.plugin_name, f"{hook} returned {describe(spec)}, not a VariantSpec")
+        if spec.name in taken or spec.name in out:
+            raise PluginError(impl.plugin_name, f"{hook}: variant {quote(spec.name, 40)} is already registered")
+        out[spec.name] = spec
+    return out
 
 
 def variant_names() -> list[str]:
@@ -98,7 +133,12 @@ def game_plugin_manager(spec: VariantSpec, variant: Variant) -> pluggy.PluginMan
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     for hooks in _rule_plugins(spec, variant):
-        pm.register(hooks)
+        name = getattr(hooks, "__name__", None) or f"{type(hooks).__name__} of {spec.name}"
+        try:
+            pm.register(hooks)
+        except pluggy.PluginValidationError as exc:  # a hook with arguments its spec lacks
+            raise PluginError(name, f"rule hooks of {spec.name}: {exc}") from None
+        refuse_unknown_hooks(pm, hooks, f"{name} (rule hooks of {spec.name})")
     pm.check_pending()
     _trace(pm)
     return pm
@@ -121,7 +161,7 @@ def _rule_plugins(spec: VariantSpec, variant: Variant) -> list:
             try:
                 plugins.append(importlib.import_module(target))
             except Exception as exc:
-                raise PluginError(target, f"option {option!r} of {variant.name}: cannot import its hooks: {exc!r}") from exc
+                raise PluginError(target, f"option {quote(option)} of {variant.name}: cannot import its hooks: {quote(exc)}") from exc
     return plugins
 
 
@@ -157,4 +197,4 @@ def _unknown_variant(name, specs: dict) -> VariantError:
     match = did_you_mean(name, specs) if isinstance(name, str) else None
     if match:
         text += f"; did you mean {match!r}?"
-    return VariantError(Problem("<registry>", "", None, text))
+    return VariantError(Problem("", "", None, text))

@@ -126,7 +126,8 @@ def rules_document(variant, page: str | None = None) -> list[tuple[str, str]]:
         out.append(("p", "When a piece attacks, both are revealed and the first of these rules that fits decides:"))
         out += [("li", f"{i}. {r.get('name', '')}") for i, r in enumerate(rules, start=1)]
     if combat.get("table"):
-        out.append(("p", "Otherwise the Value Table decides (key T in play)."))
+        out.append(("p", "Otherwise the Value Table decides (key T in play). Its symbols:"))
+        out += [("li", f"{sym}: {words}") for sym, words in marks_legend(variant)]
     elif combat.get("values"):
         out.append(("p", "Otherwise the higher value wins and equal values remove both."))
     out.append(("h2", "How to win"))

@@ -86,5 +86,7 @@ def add_commands(subparsers) -> None:
     """Add ``gibson new-variant`` to the command line."""
     p = subparsers.add_parser("new-variant", help="scaffold an installable variant package")
     p.add_argument("name", help="the variant's name, like my-game")
-    p.add_argument("--dir", help="where to write it (default ./gibson-NAME)")
+    from .cliargs import output_folder
+
+    p.add_argument("--dir", type=output_folder, help="where to write it (default ./gibson-NAME)")
     p.set_defaults(func=cmd_new_variant)

@@ -29,7 +29,7 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return f"the number {quote(value)[1:-1] if isinstance(value, float) else quote(value)}"
+        return f"the number {quote(value)}"
     if isinstance(value, str):
         return f"text {quote(value)}"
     if isinstance(value, list):
@@ -52,8 +52,10 @@ class Type:
     shape = "scalar"
 
     def check(self, value: Any, path: tuple, add: Add) -> bool:
-        if self.fits(value):
-            return True
+        return True if self.fits(value) else self.refuse(value, path, add)
+
+    def refuse(self, value: Any, path: tuple, add: Add) -> bool:
+        """Report that ``value`` is not of this type; False."""
         add(path, f"expected {self.what}, got {describe(value)}")
         return False
 
@@ -73,14 +75,12 @@ class Text(Type):
 
     def check(self, value, path, add) -> bool:
         if not isinstance(value, str):
-            add(path, f"expected {self.what}, got {describe(value)}")
-            return False
+            return self.refuse(value, path, add)
         if len(value) > self.max_len:
             add(path, f"expected {self.what} of at most {self.max_len:,} characters, got {len(value):,}")
             return False
         if self.choices is not None and value not in self.choices:
-            add(path, f"expected {self.what}, got {describe(value)}")
-            return False
+            return self.refuse(value, path, add)
         if self.fields is not None:
             problem = template_problem(value, self.fields)
             if problem:
@@ -151,8 +151,7 @@ class ListOf(Type):
 
     def check(self, value, path, add) -> bool:
         if not isinstance(value, list) or (self.length is not None and len(value) != self.length):
-            add(path, f"expected {self.what}, got {describe(value)}")
-            return False
+            return self.refuse(value, path, add)
         ok = True
         for i, item in enumerate(value):
             ok = self.item.check(item, path + (i,), add) and ok
@@ -169,8 +168,7 @@ class MapOf(Type):
 
     def check(self, value, path, add) -> bool:
         if not isinstance(value, dict):
-            add(path, f"expected {self.what}, got {describe(value)}")
-            return False
+            return self.refuse(value, path, add)
         ok = True
         for key, item in value.items():
             if not isinstance(key, str) or len(key) > self.key_len:
@@ -193,8 +191,7 @@ class Record(Type):
 
     def check(self, value, path, add) -> bool:
         if not isinstance(value, dict):
-            add(path, f"expected {self.what}, got {describe(value)}")
-            return False
+            return self.refuse(value, path, add)
         ok = True
         for key, item in value.items():
             kind = self.fields.get(key) if isinstance(key, str) else None
@@ -228,8 +225,7 @@ class OneOf(Type):
                 return kind.check(value, path, add)
             if kind.shape == "scalar" == here and kind.fits(value):
                 return True
-        add(path, f"expected {self.what}, got {describe(value)}")
-        return False
+        return self.refuse(value, path, add)
 
 
 class Maybe(OneOf):

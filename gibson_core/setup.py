@@ -10,22 +10,33 @@ from pathlib import Path
 
 import yaml
 
-from .errors import NotationError, RecordError, SetupError
+from .errors import NotationError, RecordError, SetupError, quote
+from .schema import MapOf, Record, Text
 from .variant import Variant
+from .yamlfile import parse_yaml, read_text
 
 
 def validate_setup(variant: Variant, player: str, setup: Mapping[str, str]) -> None:
     """Raise SetupError naming the first problem: unknown piece, square outside the zone, wrong counts."""
-    if player not in variant.players:
-        raise SetupError(f"{player!r} is not a player of {variant.name}")
+    if not isinstance(player, str) or player not in variant.players:
+        raise SetupError(f"{quote(player, 30)} is not a player of {variant.name} (players: {', '.join(variant.players)})")
+    if not isinstance(setup, Mapping):
+        raise SetupError(f"{player}'s set-up is a mapping of squares to piece ids, got {type(setup).__name__}")
     allowed = set(variant.setup_squares[player])
+    seen: dict[int, str] = {}
     for square, type_id in setup.items():
+        if not isinstance(square, str) or not isinstance(type_id, str):
+            raise SetupError(f"{player}'s set-up: expected square: piece id as text, got {quote(square, 20)}: "
+                             f"{quote(type_id, 20)}")
         try:
             sq = variant.grid.square(square)
         except NotationError as exc:
             raise SetupError(f"{player}'s set-up: {exc}") from None
         if type_id not in variant.type_index:
-            raise SetupError(f"{player}'s set-up: unknown piece {type_id!r} on {square}")
+            raise SetupError(f"{player}'s set-up: unknown piece {quote(type_id, 30)} on {square}")
+        if sq in seen:
+            raise SetupError(f"{player}'s set-up: {seen[sq]} and {square} are the same square")
+        seen[sq] = square
         if sq not in allowed:
             raise SetupError(f"{player}'s set-up: {square} is outside {player}'s set-up zone (or may not be used)")
     counts = Counter(setup.values())
@@ -61,21 +72,40 @@ def save_setup(path: str | Path, variant: Variant, player: str, setup: Mapping[s
     Path(path).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
+MAX_SETUP_BYTES = 64_000  # a set-up file is a few hundred bytes
+
+SETUP_FIELDS = Record({
+    "variant": Text(max_len=60, what="a variant name"),
+    "player": Text(max_len=30, what="a player name"),
+    "pieces": MapOf(Text(max_len=30, what="a piece id"), "a mapping of squares to piece ids", key_len=10),
+}, "set-up key")
+
+
 def load_setup(path: str | Path, variant: Variant, player: str | None = None) -> tuple[str, dict[str, str]]:
-    """Read and validate a set-up file; returns (player, setup). RecordError/SetupError name the problem."""
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read set-up: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("pieces"), dict):
+    """Read and validate a set-up file; returns (player, setup). RecordError/SetupError name the problem in
+    one line (the file, the key and what was wrong)."""
+
+    def error(problem) -> RecordError:
+        return RecordError(f"cannot read set-up: {problem}")
+
+    doc = parse_yaml(read_text(path, error, MAX_SETUP_BYTES), str(path), error)
+    data = doc.data
+    if not isinstance(data, dict) or "pieces" not in data:
         raise RecordError(f"{path}: a set-up file has 'variant', 'player' and 'pieces' (square: piece id)")
+    problems: list = []
+    SETUP_FIELDS.check(data, (), lambda where, message: problems.append(doc.problem(where, message)))
+    if problems:
+        raise RecordError(f"set-up {problems[0]}")
     if data.get("variant") not in (None, variant.name):
-        raise RecordError(f"{path}: this set-up is for {data.get('variant')}, not {variant.name}")
-    owner = player or data.get("player")
+        raise RecordError(f"{path}: this set-up is for {quote(data.get('variant'))}, not {variant.name}")
+    named = data.get("player")
+    if named is not None and named not in variant.players:
+        raise RecordError(f"{path}: {variant.name} has no player {quote(named, 30)} (players: {', '.join(variant.players)})")
+    owner = player or named
     if owner not in variant.players:
-        raise RecordError(f"{path}: unknown player {owner!r}")
-    setup = {str(k).lower(): str(v) for k, v in data["pieces"].items()}
-    if player and data.get("player") not in (None, player):
+        raise RecordError(f"{path}: unknown player {quote(owner, 30)}")
+    setup = {k.lower(): v for k, v in data["pieces"].items()}
+    if player and named not in (None, player):
         setup = mirror_setup(variant, setup)
     validate_setup(variant, owner, setup)
     return owner, setup

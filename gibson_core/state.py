@@ -14,7 +14,17 @@ import attrs
 
 from . import events as ev
 from .combat import ATTACKER, DEFENDER, Outcome
-from .errors import GibsonError, IllegalMoveError, NotationError, NotYourTurnError, SetupError
+from .errors import (
+    GibsonError,
+    IllegalMoveError,
+    NotationError,
+    NothingToUndoError,
+    NotYourTurnError,
+    PluginError,
+    SetupError,
+    UnknownPieceError,
+    quote,
+)
 from .hookrelay import hook_relay
 from .movegen import MoveTables
 from .moves import MOVE, Move
@@ -56,8 +66,8 @@ class GameState:
         for player, square, type_id in placements:
             p = variant.player_index(player)
             sq = grid.square(square)
-            if type_id not in variant.type_index:
-                raise SetupError(f"{variant.name} has no piece {type_id!r} (at {square})")
+            if not isinstance(type_id, str) or type_id not in variant.type_index:
+                raise SetupError(f"{variant.name} has no piece {quote(type_id, 30)} (at {quote(square, 20)})")
             rows.append((p, sq, variant.type_index[type_id]))
         rows.sort()
         self.board = [0] * grid.size
@@ -86,6 +96,8 @@ class GameState:
         # (piece, from, to, moves in the run); and plies in a row without an attack
         self.shuttle: tuple = (NO_RUN, NO_RUN)
         self.quiet = 0
+        self._two_square = variant.repetition.two_square
+        self._repetition = variant.repetition.active
         self._fought = False
         self.result: Result | None = None
         self.history: list[tuple[Move, tuple]] = []
@@ -129,9 +141,13 @@ class GameState:
         for square, text in position.items():
             parts = str(text).split()
             if len(parts) != 2:
-                raise SetupError(f"{square}: expected '<player> <piece id>', got {text!r}")
+                raise SetupError(f"{quote(square, 20)}: expected '<player> <piece id>', got {quote(text, 40)}")
             placements.append((parts[0], square, parts[1]))
         state = cls(variant, placements, to_move, tokens)
+        for pid in range(1, len(state.owner)):
+            sq = state.square[pid]
+            if not variant.kind_of(sq).passable:
+                raise SetupError(f"{state.grid.name(sq)} is {variant.kind_of(sq).name}, where no piece may stand")
         state._initial_tokens()
         return state
 
@@ -169,9 +185,13 @@ class GameState:
         """The full truth about a square (hidden types included): for the engine, tests and tools only."""
         sq = self.grid.square(square) if isinstance(square, str) else square
         pid = self.board[sq]
-        return self._piece(pid) if pid else None
+        return self.piece(pid) if pid else None
 
-    def _piece(self, pid: int, type_known: bool = True) -> Piece:
+    def piece(self, pid: int, type_known: bool = True) -> Piece:
+        """Piece number ``pid`` (a handle, 1..N) as a value; ``type_known=False`` leaves its type out, as
+        views for a player who has not seen it do (``observe``)."""
+        if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid < len(self.owner):
+            raise UnknownPieceError(f"no piece {quote(pid, 20)} in this game (pieces 1 to {len(self.owner) - 1})")
         sq = self.square[pid]
         return Piece(
             handle=pid, owner=self.variant.players[self.owner[pid]],
@@ -269,7 +289,7 @@ class GameState:
         if self._has.get("gibson_extra_moves"):
             for extra in self._hooks.gibson_extra_moves(state=self, player=me):
                 out.extend(extra)
-        limit = self.variant.repetition.two_square
+        limit = self._two_square
         if limit and self.shuttle[me][3] >= limit:
             out = self._without_shuttle(out, me)
         if self._has.get("gibson_filter_moves"):
@@ -418,7 +438,14 @@ class GameState:
             raise IllegalMoveError(str(move), f"the game is over ({self.result.describe()})", self.describe())
         if move not in set(self.legal_moves()):
             raise IllegalMoveError(str(move), self.explain_illegal(move), self.describe())
-        self.push(move)
+        depth = len(self._stack)
+        try:
+            self.push(move)
+        except PluginError:  # a rule plugin answered wrongly mid-move: the game is left as it was
+            if len(self._stack) > depth:
+                self._restore(self._stack.pop())
+                self._piece_moves.clear()  # the cache may have been filled half-way through the move
+            raise
         return self.history[-1][1]
 
     def explain_illegal(self, move: Move) -> str:
@@ -448,7 +475,7 @@ class GameState:
             self._end_of_move(move, me, events)
         self.ply += 1
         self.to_move = 1 - me
-        if self.variant.repetition.active:
+        if self._repetition:
             self._count_repetition(move, me, events)
         if self.result is None and self.variant.ply_limit and self.ply >= self.variant.ply_limit:
             self._finish(None, f"ply limit of {self.variant.ply_limit} reached", events)
@@ -493,14 +520,22 @@ class GameState:
                 del cache[pid]
 
     def pop(self) -> Move:
-        """Undo the last pushed move, restoring the exact previous state; returns that move."""
+        """Undo the last pushed move, restoring the exact previous state; returns that move.
+        :class:`NothingToUndoError` when no move was pushed."""
+        if not self._stack:
+            raise NothingToUndoError("there is no move to take back" + (
+                " (a state's copy or replay starts with an empty undo stack)" if self.history else ""))
+        move = self.history[self._stack[-1][9]][0]
+        self._restore(self._stack.pop())
+        return move
+
+    def _restore(self, snapshot: tuple) -> None:
+        """Put back the position saved by ``push`` (also after a move that failed half-way)."""
         (self.board, self.square, self.revealed, self.moved, self.track, self.tokens, self.to_move, self.ply,
-         self.result, n, touched, self.shuttle, self.quiet) = self._stack.pop()
+         self.result, n, touched, self.shuttle, self.quiet) = snapshot
         self._forget_moves_near(touched)
-        move = self.history[n][0]
         del self.history[n:]
         self._legal = None
-        return move
 
     def forget_undo(self) -> None:
         """Drop the snapshots that ``pop`` would restore (a long-lived game that never takes moves back, such
@@ -551,7 +586,8 @@ class GameState:
             reason = next(r for types, _p, r in wins if self.ptype[pid] in types)
             self._finish(self.variant.players[me], reason.format(piece=self.type_of(pid).name), events)
             return True
-        self._update_track(pid, o, d)
+        if self.tables.path_entries:
+            self._update_track(pid, o, d)
         if self._has.get("gibson_arrival_wins") and self._hooks.gibson_arrival_wins(state=self, pid=pid, square=d):
             return True  # the end of the move confirms the win: no blast, no attack comes first
         if self._has.get("gibson_on_arrival"):

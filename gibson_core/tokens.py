@@ -30,6 +30,7 @@ lies on the opponent's Base, and otherwise the game is drawn.
 from __future__ import annotations
 
 from . import events as ev
+from .errors import quote
 from .hookspecs import hookimpl
 from .moves import HANDOVER, MOVE, Move
 from .variant_schema import FLAGS, record_keys
@@ -262,24 +263,24 @@ def compile_flags(chk, data: dict, grid, zones: dict, players: tuple, selector) 
         return None
     path = ("flags",)
     if not isinstance(spec, dict):
-        chk.add(path, f"expected a mapping (base, cannot_carry, ...) or null, got {spec!r}")
+        chk.add(path, f"expected a mapping (base, cannot_carry, ...) or null, got {quote(spec)}")
         return None
     zone = spec.get("base")
     if zone not in zones:
-        chk.add(path + ("base",), f"expected the zone of each player's Base, got {zone!r} (zones: {', '.join(zones)})")
+        chk.add(path + ("base",), f"expected the zone of each player's Base, got {quote(zone)} (zones: {', '.join(zones)})")
         return None
     bases = []
     for player in players:
         squares = sorted(zones[zone].get(player, ()))
         if len(squares) != 1:
-            chk.add(path + ("base",), f"zone {zone!r} must hold exactly one square for {player}, has {len(squares)}")
+            chk.add(path + ("base",), f"zone {quote(zone)} must hold exactly one square for {player}, has {len(squares)}")
             return None
         bases.append(squares[0])
 
     def words(key: str) -> frozenset:
         value = spec.get(key) or []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            chk.add(path + (key,), f"expected a list of words, got {value!r}")
+            chk.add(path + (key,), f"expected a list of words, got {quote(value)}")
             return frozenset()
         return frozenset(value)
 

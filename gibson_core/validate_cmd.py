@@ -3,7 +3,7 @@ key path and line, or a one-line summary of each valid variant."""
 
 from __future__ import annotations
 
-from .errors import VariantError
+from .errors import GibsonError, VariantError, short_path
 from .variant import load_variant_file
 
 
@@ -12,14 +12,19 @@ def validate_files(paths: list[str]) -> tuple[list[str], int]:
     lines: list[str] = []
     bad = 0
     for path in paths:
+        name = short_path(path)
         try:
             variant = load_variant_file(path)
         except VariantError as exc:
             bad += 1
             lines.extend(str(problem) for problem in exc.problems)
-            lines.append(f"{path}: {len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}")
+            lines.append(f"{name}: {len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}")
             continue
-        lines.append(f"{path}: ok: {variant.summary()}")
+        except GibsonError as exc:  # a parent's plugin or an option's hooks that fail: this file only
+            bad += 1
+            lines.append(f"{name}: {exc}")
+            continue
+        lines.append(f"{name}: ok: {variant.summary()}")
     return lines, bad
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from . import combat
-from .errors import NotationError, Problem, UnknownPlayerError, VariantError
+from .errors import NotationError, Problem, UnknownPlayerError, VariantError, quote
 from .grid import Grid
 from .options import check_option_values
 from .pieces import (
@@ -83,7 +83,7 @@ class _Checker:
         names = ", ".join(known if isinstance(known, tuple | list) else sorted(known))
         for key in data:
             if key not in known:
-                self.add(path + (key,), f"unknown {what} {key!r} (known: {names})")
+                self.add(path + (key,), f"unknown {what} {quote(key)} (known: {names})")
 
     def need(self, data: dict, key: str, path: tuple, kind: type | tuple, what: str) -> Any:
         """The value at ``key``; records a problem and returns None if it is missing or of a wrong type."""
@@ -100,7 +100,7 @@ class _Checker:
         ok = False if isinstance(value, bool) and bool not in kinds else isinstance(value, kinds)
         if not ok:
             names = " or ".join(k.__name__ for k in kinds)
-            self.add(path, f"expected {names} ({what}), got {type(value).__name__} {value!r}")
+            self.add(path, f"expected {names} ({what}), got {type(value).__name__} {quote(value)}")
             return None
         return value
 
@@ -169,13 +169,17 @@ class Variant:
     attack_mode: str = AFTER_MOVE  # the variant's default; each PieceType has its resolved attack_mode
     repetition: Repetition = Repetition()
 
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"<Variant {self.name}: {self.grid.files}x{self.grid.ranks}, {len(self.types)} piece types; {opts}>"
+
     # -- convenience -------------------------------------------------------------------------------
     def type_of(self, type_id: str) -> PieceType:
         """The PieceType with this id (KeyError names the id)."""
         try:
             return self.types[self.type_index[type_id]]
         except KeyError:
-            raise KeyError(f"{self.name} has no piece type {type_id!r}") from None
+            raise KeyError(f"{self.name} has no piece type {quote(type_id)}") from None
 
     def player_index(self, player: str) -> int:
         """0 or 1 for a player name; :class:`UnknownPlayerError` (a ValueError) for anything else."""
@@ -264,11 +268,11 @@ def _compile(chk: _Checker, data: dict, option_values: dict) -> Variant:
     description = data.get("description", "")
     players = chk.need(data, "players", (), list, "the two player names") or ["blue", "red"]
     if len(players) != 2 or not all(isinstance(p, str) for p in players):
-        chk.add(("players",), f"expected two player names, got {players!r}"[:200])
+        chk.add(("players",), f"expected two player names, got {quote(players)}"[:200])
         players = ["blue", "red"]
     for i, p in enumerate(players):
         if not PLAYER_NAME.fullmatch(p) or p in RESERVED_NAMES:
-            chk.add(("players", i), f"player name {p[:40]!r} is not allowed: a player name is lower case letters, "
+            chk.add(("players", i), f"player name {quote(p[:40])} is not allowed: a player name is lower case letters, "
                     f"digits and '-', starts with a letter, and is none of {', '.join(sorted(RESERVED_NAMES))}")
     if players[0] == players[1]:
         chk.add(("players",), "the two players need different names")
@@ -315,7 +319,7 @@ def _whole_option(chk: _Checker, values: dict, name: str) -> int:
     the variant does not declare it."""
     value = values.get(name) or 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        chk.add(("options", name), f"expected a whole number (0: off), got {value!r}")
+        chk.add(("options", name), f"expected a whole number (0: off), got {quote(value)}")
         return 0
     return value
 
@@ -324,11 +328,11 @@ def _whole_option(chk: _Checker, values: dict, name: str) -> int:
 OVERLAY_TYPES = {"river": ("path", "squares"), "zone": ("zone",), "line": ("between",), "walls": (),
                  "flags": ("colors",)}
 OVERLAY_COMMON = ("type", "color", "width", "label")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, players: tuple) -> None:
-    """Overlays are drawing hints, but a misspelt one would silently draw nothing: check their shape."""
+    """Overlays are drawing hints, but a misspelt one would silently draw nothing: beyond the types the schema
+    checks, each type's own keys and the zone, path or ranks it names."""
     overlays = data.get("overlays")
     if overlays is None:
         return
@@ -342,11 +346,6 @@ def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, p
             continue
         kind = item["type"]
         chk.unknown_keys(item, path, OVERLAY_COMMON + OVERLAY_TYPES[kind], f"key of a {kind} overlay")
-        if "color" in item and not (isinstance(item["color"], str) and _COLOUR.match(item["color"])):
-            chk.add(path + ("color",), f"expected a colour like \"#3a6e9e\", got {item['color']!r:.40}")
-        width = item.get("width", 1)
-        if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
-            chk.add(path + ("width",), f"expected a positive number, got {width!r:.40}")
         if kind == "river":
             if ("path" in item) == ("squares" in item):
                 chk.add(path, "a river overlay has either 'path' or 'squares'")
@@ -363,9 +362,9 @@ def _check_overlays(chk: _Checker, data: dict, grid, zones: dict, paths: dict, p
                 chk.add(path + ("between",), f"expected two neighbouring ranks like [6, 7], got {ranks!r:.40}")
         elif kind == "flags":
             colours = item.get("colors")
-            if not (isinstance(colours, dict) and set(colours) <= set(players)
-                    and all(isinstance(c, str) and _COLOUR.match(c) for c in colours.values())):
-                chk.add(path + ("colors",), f"expected {{PLAYER: \"#rrggbb\"}}, got {colours!r:.60}")
+            if not (isinstance(colours, dict) and set(colours) <= set(players)):
+                chk.add(path + ("colors",), f"expected a colour for each player {{PLAYER: \"#rrggbb\"}}, "
+                        f"got {colours!r:.60}")
 
 
 def _compile_rule_sections(chk, data, grid, zones, players, selector) -> dict:
@@ -406,7 +405,7 @@ def _compile_board(chk: _Checker, data: dict):
     for i, edge in enumerate(board.get("walls") or []):
         path = ("board", "walls", i)
         if not (isinstance(edge, list) and len(edge) == 2):
-            chk.add(path, f"a wall edge is a pair of adjacent squares, like [a3, b3], got {edge!r}")
+            chk.add(path, f"a wall edge is a pair of adjacent squares, like [a3, b3], got {quote(edge)}")
             continue
         sqs = [s for e in edge for s in _squares(chk, plain, e, path)]
         if len(sqs) == 2:
@@ -430,7 +429,7 @@ def _compile_board(chk: _Checker, data: dict):
                 by_tag += (("else", element["else"]),)
             element = None
         elif element is not None and not isinstance(element, str):
-            chk.add(path + ("element",), f"expected an element name or a mapping tag -> element, got {element!r}")
+            chk.add(path + ("element",), f"expected an element name or a mapping tag -> element, got {quote(element)}")
         kinds[kid] = TerrainKind(
             id=kid, name=str(spec.get("name", kid)), element=element, element_by_tag=by_tag,
             transit=bool(spec.get("transit", False)), passable=bool(spec.get("passable", True)),
@@ -440,11 +439,11 @@ def _compile_board(chk: _Checker, data: dict):
     if default is None:
         chk.add(("board",), "missing key 'default' (the terrain of squares not listed in cells)")
     elif default not in kinds:
-        chk.add(("board", "default"), f"unknown terrain {default!r} (terrain: {', '.join(kinds)})")
+        chk.add(("board", "default"), f"unknown terrain {quote(default)} (terrain: {', '.join(kinds)})")
     cell_kind = [default] * grid.size
     for kid, spec in (board.get("cells") or {}).items():
         if kid not in kinds:
-            chk.add(("board", "cells", kid), f"unknown terrain {kid!r} (terrain: {', '.join(kinds)})")
+            chk.add(("board", "cells", kid), f"unknown terrain {quote(kid)} (terrain: {', '.join(kinds)})")
         for sq in _squares(chk, grid, spec, ("board", "cells", kid)):
             cell_kind[sq] = kid
     return grid, tuple(cell_kind), kinds
@@ -457,7 +456,7 @@ def _player_squares(chk, grid, spec, path, players) -> dict:
     out = {}
     for player, squares in spec.items():
         if player not in players:
-            chk.add(path + (player,), f"unknown player {player!r} (players: {', '.join(players)})")
+            chk.add(path + (player,), f"unknown player {quote(player)} (players: {', '.join(players)})")
             continue
         out[player] = frozenset(_squares(chk, grid, squares, path + (player,)))
     return out
@@ -479,7 +478,13 @@ def _compile_paths(chk, data, grid, players) -> dict:
             chk.add(("paths", name), "expected a mapping of players to square lists")
             continue
         for player, squares in spec.items():
+            if player not in players:
+                chk.add(("paths", name, player), f"unknown player {quote(player)} (players: {', '.join(players)})")
+                continue
             sqs = tuple(_squares(chk, grid, squares, ("paths", name, player)))
+            if len(sqs) < 2:
+                chk.add(("paths", name, player), "a path is a list of at least two squares")
+                continue
             for a, b in zip(sqs, sqs[1:], strict=False):
                 if grid.manhattan(a, b) != 1:
                     chk.add(("paths", name, player), f"path steps {grid.name(a)} -> {grid.name(b)} are not adjacent")
@@ -509,11 +514,11 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if count < 0:
             chk.add(path + ("count",), f"a count cannot be negative: {count}")
         if pid in index:
-            chk.add(path + ("id",), f"duplicate piece id {pid!r}")
+            chk.add(path + ("id",), f"duplicate piece id {quote(pid)}")
             continue
         service = spec.get("service", "")
         if service and service not in services:
-            chk.add(path + ("service",), f"unknown service {service!r} (services: {', '.join(services) or 'none'})")
+            chk.add(path + ("service",), f"unknown service {quote(service)} (services: {', '.join(services) or 'none'})")
         sdata = services.get(service) or {}
         tags = {pid, *(sdata.get("tags") or [])}
         if service:
@@ -523,21 +528,21 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         if isinstance(move, str):
             move = {"kind": move}
         if not isinstance(move, dict) or move.get("kind") not in MOVE_KINDS:
-            chk.add(path + ("move",), f"unknown movement {move!r} (kinds: {', '.join(MOVE_KINDS)})")
+            chk.add(path + ("move",), f"unknown movement {quote(move)} (kinds: {', '.join(MOVE_KINDS)})")
             move = {"kind": "step"}
         movement = Movement(kind=move["kind"], distance=int(move.get("distance", 2)),
                             long_needs_attack=bool(move.get("long_needs_attack", False)))
         attack = spec.get("attack", "orthogonal")
         if attack not in ATTACK_PATTERNS:
-            chk.add(path + ("attack",), f"unknown attack pattern {attack!r} (patterns: {', '.join(ATTACK_PATTERNS)})")
+            chk.add(path + ("attack",), f"unknown attack pattern {quote(attack)} (patterns: {', '.join(ATTACK_PATTERNS)})")
             attack = "orthogonal"
         attack_mode, slide_attack = _attack_mode(chk, data, spec, path, movement)
         confined = spec.get("confined_to")
         if confined is not None and confined not in zones:
-            chk.add(path + ("confined_to",), f"unknown zone {confined!r} (zones: {', '.join(zones)})")
+            chk.add(path + ("confined_to",), f"unknown zone {quote(confined)} (zones: {', '.join(zones)})")
         value = spec.get("value")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-            chk.add(path + ("value",), f"expected a number, got {value!r}")
+            chk.add(path + ("value",), f"expected a number, got {quote(value)}")
             value = None
         emblem = spec.get("emblem", sdata.get("emblem", ""))  # its value was checked by the schema
         if emblem not in EMBLEMS:
@@ -555,10 +560,10 @@ def _compile_pieces(chk: _Checker, data: dict, zones: dict):
         chk.add(("pieces",), "a variant needs at least one piece type")
     counts = data.get("counts")
     if counts is not None and not isinstance(counts, dict):
-        chk.add(("counts",), f"expected a mapping of piece ids to counts, got {counts!r}")
+        chk.add(("counts",), f"expected a mapping of piece ids to counts, got {quote(counts)}")
     for pid in counts if isinstance(counts, dict) else ():
         if pid not in index:
-            chk.add(("counts", pid), f"unknown piece id {pid!r} (pieces: {', '.join(index)})")
+            chk.add(("counts", pid), f"unknown piece id {quote(pid)} (pieces: {', '.join(index)})")
     return tuple(types), index
 
 
@@ -602,7 +607,7 @@ def _count_override(chk: _Checker, data: dict, pid: str, count: int) -> int:
         return count
     value = counts[pid]
     if isinstance(value, bool) or not isinstance(value, int):
-        chk.add(("counts", pid), f"expected a whole number of pieces, got {value!r}")
+        chk.add(("counts", pid), f"expected a whole number of pieces, got {quote(value)}")
         return count
     return value
 
@@ -621,7 +626,7 @@ class _Selector:
                 out |= self.select(item, path + (j,))
                 continue
             if not isinstance(item, str):
-                self.chk.add(path, f"a piece selector is an id, a tag, 'any' or 'value>=N', got {item!r}")
+                self.chk.add(path, f"a piece selector is an id, a tag, 'any' or 'value>=N', got {quote(item)}")
                 continue
             if item == "any":
                 out |= set(range(len(self.types)))
@@ -635,7 +640,7 @@ class _Selector:
                 continue
             found = {i for i, t in enumerate(self.types) if item in t.tags}
             if not found:
-                self.chk.add(path, f"unknown piece id or tag {item!r}")
+                self.chk.add(path, f"unknown piece id or tag {quote(item)}")
             out |= found
         return frozenset(out)
 
@@ -644,12 +649,12 @@ def _compile_setup(chk, data, grid, zones, players, kinds, cell_kind, types) -> 
     spec = data.get("setup") or {}
     zone = spec.get("zone", "setup")
     if zone not in zones:
-        chk.add(("setup", "zone"), f"unknown zone {zone!r} for set-up (zones: {', '.join(zones) or 'none'})")
+        chk.add(("setup", "zone"), f"unknown zone {quote(zone)} for set-up (zones: {', '.join(zones) or 'none'})")
         return {p: () for p in players}
     excluded = set()
     for i, ex in enumerate(spec.get("exclude") or []):
         if ex not in zones:
-            chk.add(("setup", "exclude", i), f"unknown zone {ex!r}")
+            chk.add(("setup", "exclude", i), f"unknown zone {quote(ex)}")
             continue
         for sqs in zones[ex].values():
             excluded |= sqs
@@ -706,15 +711,15 @@ def _compile_table(chk, spec, types, index, base) -> None:
     marks = set((spec.get("marks") or {}).keys())
     for j, col in enumerate(columns):
         if col not in index:
-            chk.add(path + ("columns", j), f"unknown piece id {col!r} in the value table's columns")
+            chk.add(path + ("columns", j), f"unknown piece id {quote(col)} in the value table's columns")
     cells: dict[tuple[str, str], str] = {}
     for row_id, row in rows.items():
         rpath = path + ("rows", row_id)
         if row_id not in index:
-            chk.add(rpath, f"unknown piece id {row_id!r} in the value table")
+            chk.add(rpath, f"unknown piece id {quote(row_id)} in the value table")
             continue
         if not isinstance(row, list) or len(row) != len(columns):
-            chk.add(rpath, f"expected {len(columns)} cells, got {len(row) if isinstance(row, list) else row!r}")
+            chk.add(rpath, f"expected {len(columns)} cells, got {quote(len(row) if isinstance(row, list) else row)}")
             continue
         for col, cell in zip(columns, row, strict=True):
             if col in index:
@@ -726,13 +731,13 @@ def _compile_table(chk, spec, types, index, base) -> None:
         for (a, d), cell in cells.items():
             other = cells.get((d, a))
             if other is not None and other != cell and a < d:
-                chk.add(path + ("rows", a), f"asymmetric cell: {a} vs {d} is {cell!r} but {d} vs {a} is {other!r} "
+                chk.add(path + ("rows", a), f"asymmetric cell: {a} vs {d} is {quote(cell)} but {d} vs {a} is {quote(other)} "
                         "(declare 'asymmetric: true' if the variant means it)")
     for (a, d), cell in cells.items():
         ta, td = types[index[a]], types[index[d]]
         outcome = _table_outcome(cell, ta, td, marks)
         if outcome is None:
-            chk.add(path + ("rows", a), f"cell {a} vs {d} = {cell!r} names neither piece (nor X, '.', or a mark)")
+            chk.add(path + ("rows", a), f"cell {a} vs {d} = {quote(cell)} names neither piece (nor X, '.', or a mark)")
             continue
         base[index[a]][index[d]] = outcome
 
@@ -762,16 +767,16 @@ def _compile_rule(chk, path, rule, selector: _Selector, rules, kinds, zones) -> 
     name = str(rule.get("name", format_path(path)))
     result = rule.get("result")
     if result not in _RESULTS:
-        chk.add(path + ("result",), f"unknown result {result!r} (results: {', '.join(_RESULTS)})")
+        chk.add(path + ("result",), f"unknown result {quote(result)} (results: {', '.join(_RESULTS)})")
         return
     conds = []
     for j, text in enumerate(rule.get("when") or []):
         cond = combat.parse_condition(text) if isinstance(text, str) else None
         if cond is None:
-            chk.add(path + ("when", j), f"unknown condition {text!r}")
+            chk.add(path + ("when", j), f"unknown condition {quote(text)}")
             continue
         if cond[0] == "on" and cond[3] not in kinds and cond[3] not in zones:
-            chk.add(path + ("when", j), f"condition {text!r} names no terrain or zone {cond[3]!r}")
+            chk.add(path + ("when", j), f"condition {quote(text)} names no terrain or zone {quote(cond[3])}")
         conds.append(cond)
     reason = str(rule.get("reason", name))
     if "pair" in rule:
@@ -803,7 +808,7 @@ def _compile_rule(chk, path, rule, selector: _Selector, rules, kinds, zones) -> 
                 try:
                     text = reason.format(**names)
                 except (KeyError, IndexError, ValueError):
-                    chk.add(path + ("reason",), f"reason {reason!r} may use only {{attacker}} {{defender}} {{first}} {{second}}")
+                    chk.add(path + ("reason",), f"reason {quote(reason)} may use only {{attacker}} {{defender}} {{first}} {{second}}")
                     text = reason
                 rules[a][d].append(combat.CompiledRule(name, tuple(conds), result, text, first,
                                                        combat.outcome_for(result, first, text, name)))
@@ -818,13 +823,13 @@ def _compile_wins(chk, data, players, zones, paths, selector: _Selector) -> tupl
             continue
         zone = spec["arrive"]
         if zone not in zones:
-            chk.add(path + ("arrive",), f"unknown zone {zone!r} (zones: {', '.join(zones)})")
+            chk.add(path + ("arrive",), f"unknown zone {quote(zone)} (zones: {', '.join(zones)})")
             continue
         owner = spec.get("owner", "enemy")
         types = selector.select(spec.get("pieces", "any"), path + ("pieces",))
         via = spec.get("via")
         if via is not None and via not in paths:
-            chk.add(path + ("via",), f"unknown path {via!r} (paths: {', '.join(paths) or 'none'})")
+            chk.add(path + ("via",), f"unknown path {quote(via)} (paths: {', '.join(paths) or 'none'})")
             continue
         reason = str(spec.get("reason", "{piece} reaches the goal"))
         for p, player in enumerate(players):

@@ -23,7 +23,7 @@ from .errors import Problem, VariantError, quote
 MAX_BYTES = 128_000  # 15 times the largest shipped variant; PyYAML reads about 100 kB a second
 MAX_DEPTH = 40  # nesting of lists and mappings, counted through aliases too
 MAX_ALIASES = 256  # alias uses (``*name``) in one file
-MAX_NODES = 50_000  # values (scalars, lists, mappings) after every alias is expanded
+MAX_NODES = 20_000  # values (scalars, lists, mappings) after every alias is expanded
 LIMITS = {"bytes": MAX_BYTES, "depth": MAX_DEPTH, "aliases": MAX_ALIASES, "values": MAX_NODES}
 
 _TAG = "tag:yaml.org,2002:"
@@ -61,6 +61,13 @@ class BoundedLoader(yaml.SafeLoader):
         self.aliases = 0
         self.open_anchors: set[str] = set()
         self.path: list = []
+
+    def fetch_flow_collection_start(self, TokenClass):  # noqa: N803 - PyYAML's name
+        """``[`` or ``{``: refused past the depth limit while scanning, before the scanner's look-ahead over
+        thousands of open brackets (which costs time quadratic in their number)."""
+        if self.flow_level >= MAX_DEPTH:
+            raise _Refused((), self.line + 1, f"brackets nested more than {MAX_DEPTH} levels deep")
+        super().fetch_flow_collection_start(TokenClass)
 
     def _refuse(self, event, message: str):
         raise _Refused(tuple(p for p in self.path if p is not None), _line(event), message)
@@ -207,8 +214,9 @@ def parse_yaml(text: str, file: str = "<string>", error: Callable[[Problem], Exc
     (a VariantError unless the caller reads another kind of file) with the file, key path and line."""
     if len(text) > MAX_BYTES:
         raise error(Problem(file, "", None, f"the file is too large ({len(text):,} characters; at most {MAX_BYTES:,})"))
-    loader = BoundedLoader(text)
+    loader = None
     try:
+        loader = BoundedLoader(text)  # the reader refuses control characters here already
         node = loader.get_single_node()
         data = _Builder()
         if node is None:
@@ -224,7 +232,8 @@ def parse_yaml(text: str, file: str = "<string>", error: Callable[[Problem], Exc
     except RecursionError:  # not reached within the depth limit; kept so no input can escape as a crash
         raise error(Problem(file, "", None, "nested too deeply")) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return YamlDoc(value, data.lines, file)
 
 
@@ -239,7 +248,8 @@ def read_text(path: str | Path, error: Callable[[Problem], Exception] = _variant
         with path.open(encoding="utf-8") as handle:
             return handle.read(limit + 1)
     except (OSError, UnicodeDecodeError) as exc:
-        raise error(Problem(str(path), "", None, f"cannot read file: {exc}")) from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise error(Problem(str(path), "", None, f"cannot read file: {reason}")) from None
 
 
 def read_yaml(path: str | Path, error: Callable[[Problem], Exception] = _variant_error) -> YamlDoc:

@@ -45,3 +45,9 @@ def test_arena_command(tmp_path, capsys):
     assert len(files) == 2
     record, state = load_game(files[0])
     assert json.loads(files[0].read_text())["variant"] == "tri-tactics" and state.ply == 30
+
+
+def test_bench_times_an_agent(capsys):
+    assert main(["bench", "lattaque", "--agent", "search:iterations=3;seconds=null", "--positions", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "wall ms/move, mean" in out and "search iterations/move, mean" in out and "  3.0" in out

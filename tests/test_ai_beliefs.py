@@ -140,10 +140,3 @@ def test_movement_kinds_limit_what_a_move_can_be():
     assert can_travel(sl, grid, e5, e8) and can_travel(bn, grid, e5, e6)
     assert not can_travel(bn, grid, e5, e8)
     assert not can_travel(sl, grid, e5, f6)
-
-
-def test_observation_exposes_beliefs():
-    state = new_game(TRI, 8)
-    play_random(state, 30, 8)
-    obs = observe(state, "red")
-    assert obs.beliefs(state.variant) == beliefs(obs, state.variant)

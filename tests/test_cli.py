@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from conftest import CONFORMANCE_VECTORS, OWN_VECTORS
 
 from gibson_core.cli import main
@@ -35,8 +36,9 @@ def test_check_passes_and_fails(capsys, tmp_path):
 
 
 def test_check_unreadable_file_fails(capsys, tmp_path):
-    code, out = run(capsys, "check", str(tmp_path / "missing.yaml"))
-    assert code == 1 and "1 failed" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", str(tmp_path / "missing.yaml")])
+    assert exit_.value.code == 2 and "no such file" in capsys.readouterr().err
 
 
 def test_selfplay_record_and_replay(capsys, tmp_path):

@@ -3,7 +3,6 @@
 import random
 import types
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -132,8 +131,10 @@ def test_plugins_register_at_run_time_and_bad_answers_name_the_plugin():
     plugin.gibson_register_variants = gibson_register_variants
     register_plugin(plugin, name="broken-test-plugin")
     try:
-        with pytest.raises(PluginError, match="broken-test-plugin"):
-            variant_names()
+        assert TRI in variant_names()  # the other plugins' variants are all there
+        from gibson_core.plugins import load_errors
+
+        assert any("broken-test-plugin" in str(e) and "gibson_register_variants" in str(e) for e in load_errors())
     finally:
         from gibson_core import plugins
 

@@ -86,6 +86,7 @@ def test_the_two_square_rule_reads_only_the_movers_own_moves(skirmish):
     ("count: 1, attack_mode: onto}", "count: 1, slide_attack: in-line}", "only a sliding piece"),
     ("slide_attack: in-line}", "slide_attack: sideways}", "unknown slide attack 'sideways'"),
     ("attack_mode: onto, slide_attack: none}", "attack_mode: onto, slide_attack: any-side}", "in-line or none"),
+    ("default: 2}", "default: two}", "expected a whole number (0: off)"),
     ("default: 2}", "default: -1}", "a whole number"),
 ])
 def test_bad_attack_and_repetition_settings_are_refused(tmp_path, old, new, message):
@@ -124,3 +125,19 @@ def test_beliefs_follow_a_run_in_line(forty):
     scout = next(p.handle for p in view.pieces if p.square == "b6")
     assert beliefs(view, forty)[scout] == {"Sc": 1.0}
     assert next(p for p in view.pieces if p.square == "e5").type == "Ca"
+
+
+def test_an_agents_world_counts_the_runs_it_saw(skirmish):
+    """A world an agent builds from its Observation refuses the same moves back as the real game: the runs
+    and the plies without an attack are replayed from public events only."""
+    from gibson_core.ai.world import World
+    from gibson_core.observe import observe
+
+    state = GameState.from_position(skirmish, {"b2": "blue Sol", "e5": "red Kn", "f1": "blue Flag", "a6": "red Flag"})
+    for move in ("b2-b3", "e5-e4", "b3-b2", "e4-e5"):
+        state.play(move)
+    view = observe(state, "blue")
+    world = World(view, skirmish, {})
+    assert sorted(map(str, world.state.legal_moves())) == sorted(map(str, view.legal_moves))
+    assert "b2-b3" not in map(str, view.legal_moves)
+    assert world.state.shuttle[1][1:] == state.shuttle[1][1:] and world.state.quiet == state.quiet == 4

@@ -47,7 +47,7 @@ def test_every_hook_is_documented_with_all_its_arguments():
 
 
 def test_every_hook_has_a_return_shape():
-    from gibson_core.hookrelay import SHAPES
+    from gibson_core.hookcheck import SHAPES
     from gibson_core.movegen import RULE_HOOKS
 
     assert sorted(SHAPES) == sorted(RULE_HOOKS)
@@ -123,6 +123,13 @@ def test_forty_needs_no_python_hook(forty):
     assert sorted(p.name for p in (TUTORIAL / "gibson_forty").glob("*.py")) == ["__init__.py"]
     counts = sorted((t.value or 0, t.count) for t in variant.types)
     assert variant.piece_count == 40 and [c for v, c in counts if v] == [1, 8, 5, 4, 4, 4, 3, 2, 1, 1]
+
+
+def test_forty_lessons_play(forty):
+    from gibson_core.lessons import check_lesson, load_lessons
+
+    lessons = load_lessons("forty")
+    assert len(lessons) == 3 and [check_lesson(lesson) for lesson in lessons] == ["", "", ""]
 
 
 def test_fords_lite_inherits_the_hook_and_rewords_names(fords):

@@ -97,6 +97,8 @@ lessons:
     ("variant: lattaque", "variant: aviation", "variant", 1),  # another variant's file
     ("d7: red Flag", "d7: red Queen", "lessons[0].position", 5),  # no such piece
     ("    to_move: blue\n", "    to_move: blue\n    flavour: 3\n", "lessons[0].flavour", 7),  # unknown key
+    ("variant: lattaque", "variant: [a, b]", "variant", 1),  # not a name
+    ("    to_move: blue\n", "    to_move: blue\n    options: 3\n", "lessons[0].options", 7),  # not a mapping
 ])
 def test_a_broken_lessons_file_names_file_key_path_and_line(tmp_path, old, new, path, line):
     assert old in GOOD

@@ -16,7 +16,7 @@ def _traced_selfplay(tmp_path, variant: str, seed: int) -> tuple[GameState, str]
     record = tmp_path / f"{variant}.json"
     env = dict(os.environ, GIBSON_TRACE_PLUGINS="1")
     run = subprocess.run([sys.executable, "-m", "gibson_core.cli", "selfplay", variant, "--seed", str(seed),
-                          "--record", str(record)], env=env, capture_output=True, text=True, timeout=120)
+                          "--option", "ply-limit=300", "--record", str(record)], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     return load_record(record).replay(), run.stderr
 

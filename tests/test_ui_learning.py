@@ -97,8 +97,7 @@ def test_f1_opens_the_rules_in_play_and_closes_them(driver):
     driver.key(pygame.K_F1)
     assert isinstance(driver.scene.modal, RulesDialog)
     assert any("Walls between squares" in t for _k, t in driver.scene.modal.blocks)
-    driver.screenshot(driver_path := os.path.join(str(storage.home()), "rules.png"))
-    assert os.path.getsize(driver_path) > 0
+    driver.snapshot("learn-rules")
     driver.key(pygame.K_F1)
     assert driver.scene.modal is None
 
@@ -126,6 +125,7 @@ def test_every_lesson_is_played_by_clicks_on_the_real_board(driver, name):
         assert isinstance(scene, LessonScene) and scene.lesson.title == lesson.title
         play_by_clicks(driver, lesson.answers[0])
         assert scene.session.events, f"{lesson.title}: the move was not played"
+        assert scene.status_text() == "Lesson done"
         state = lesson.start()
         events = state.play(lesson.answers[0])
         assert reasons(scene.session.events) == reasons(events)
@@ -146,7 +146,7 @@ def test_a_wrong_move_gets_the_hint_and_a_retry(driver):
     play_by_clicks(driver, wrong)
     assert scene.missed and "hint" in scene.message and not scene.session.events
     assert scene.obs.ply == 0 and scene.origin is None  # nothing was played, the selection is cleared
-    driver.screenshot(os.path.join(str(storage.home()), "lesson-miss.png"))
+    driver.snapshot("learn-lesson-miss")
     play_by_clicks(driver, lesson.answers[0])
     assert reasons(scene.session.events) == ["Brigade beats Battalion"]
     driver.click_button("Retry (R)")
@@ -174,6 +174,21 @@ def test_clicking_an_enemy_explains_that_pieces_attack_after_moving(driver):
     assert driver.scene.note == ""
 
 
+def test_a_piece_that_cannot_move_says_it_cannot_attack_either(driver):
+    variant = load_variant("lattaque")
+    position = {"a1": "blue Mine", "b1": "blue Sgt", "a2": "blue Sgt", "b2": "red Sgt", "c1": "red Capt",
+                "f4": "blue Capt", "i10": "red Sgt"}
+    session = Session(GameConfig("lattaque"), {}, GameState.from_position(variant, position, "blue"))
+    session.humans = ("blue",)
+    driver.open(PlayScene(driver.app, session, "blue"))
+    driver.click_square("a1")
+    assert driver.scene.note == "A Mine never moves, so it never attacks."
+    driver.click_square("b1")  # hemmed in by its own pieces and the enemy: no move, so no attack
+    assert "Sergeant cannot attack from where it stands" in driver.scene.note
+    driver.click_square("f4")  # free to move: selected, no note
+    assert driver.scene.origin == "f4" and driver.scene.note == ""
+
+
 # -- hints -----------------------------------------------------------------------------------------------------
 def _twins():
     """Two games that differ only in red's hidden set-up."""
@@ -199,7 +214,7 @@ def test_h_shows_the_best_move_from_the_players_own_view(driver):
     hint = scene.current_hint()
     assert hint is not None and scene.hint_text().startswith(f"Hint: {hint.moves[0][0]}")
     assert hint.moves[0][0] in scene.obs.legal_moves
-    driver.screenshot(os.path.join(str(storage.home()), "hint.png"))
+    driver.snapshot("learn-hint")
     # twin games: the hint depends on nothing the player cannot see
     twin = analyse(observe(GameState.from_setups(variant, b), "blue"))
     assert [m for m, _s in twin.moves] == [m for m, _s in hint.moves] and twin.beliefs == hint.beliefs
@@ -252,7 +267,7 @@ def test_the_review_steps_through_a_saved_game_and_reveals_only_at_the_end(drive
     assert scene.viewer == ALL and all(p.type for p in scene.obs.pieces)
     driver.key(pygame.K_HOME)
     assert scene.session.at == 0
-    driver.screenshot(os.path.join(str(storage.home()), "review.png"))
+    driver.snapshot("learn-review")
 
 
 def test_a_review_from_one_side_shows_nothing_of_the_other_sides_hidden_set_up(driver, tmp_path):
@@ -265,3 +280,31 @@ def test_a_review_from_one_side_shows_nothing_of_the_other_sides_hidden_set_up(d
         driver.hover((5, 5))
         shots.append(pygame.image.tobytes(driver.app.screen, "RGB"))
     assert shots[0] == shots[1]
+
+
+def _saved(setups, opponent, plies, name):
+    """A window save (sealed) of a game ``plies`` plies in, against ``opponent``."""
+    import random
+
+    session = Session(GameConfig("lattaque", opponent=opponent, human="blue"), setups, sync_ai=True)
+    rng = random.Random(2)
+    while session.ply < plies and session.result() is None:
+        session.play(rng.choice(session.observation(session.to_move).legal_moves))
+    session.save(storage.game_path(name))
+    session.close()
+    return storage.game_path(name)
+
+
+def test_a_saved_game_in_progress_is_reviewed_only_from_its_players_own_view(driver):
+    from gibson_pygame.scenes.review import open_record
+
+    _variant, a, _b = _twins()
+    assert open_record(driver.app, _saved(a, "random", 6, "vs-computer")) == ""
+    scene = driver.scene
+    assert scene.views() == ["blue"] and not driver.button("As red").enabled
+    scene.view_as("red")
+    assert scene.viewer == "blue" and "not yours to see" in scene.message
+    why = open_record(driver.app, _saved(a, "friend", 6, "hot-seat"))
+    assert "hot-seat game is not over" in why and driver.scene is scene
+    assert open_record(driver.app, _saved(a, "friend", 10_000, "hot-seat-over")) == ""  # over: everything
+    assert driver.scene.views() == ["blue", "red", ALL]

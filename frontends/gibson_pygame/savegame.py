@@ -22,7 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from gibson_core.errors import RecordError
+from gibson_core.errors import JSON_ERRORS, RecordError
 from gibson_core.record import FORMAT as RECORD_FORMAT
 from gibson_core.record import GameRecord, parse_record, player_record
 
@@ -93,7 +93,7 @@ def read_save(path) -> tuple[GameRecord, dict | None]:
         raise RecordError("the file is too large to be a saved game")
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, *JSON_ERRORS):
         raise RecordError("the file is damaged (not a saved game)") from None
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         return parse_record(raw.decode("utf-8"), "the record"), None
@@ -103,7 +103,7 @@ def read_save(path) -> tuple[GameRecord, dict | None]:
 
     try:
         secret = json.loads(_fernet(create=False).decrypt(data["sealed"].encode("ascii")))
-    except (InvalidToken, UnicodeEncodeError, ValueError):
+    except (InvalidToken, UnicodeEncodeError, *JSON_ERRORS):
         raise RecordError("the sealed part was changed or sealed with another Gibson folder's key") \
             from None
     if not isinstance(secret, dict) or not isinstance(secret.get("seats"), dict):

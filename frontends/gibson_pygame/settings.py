@@ -12,6 +12,8 @@ import os
 
 import attrs
 
+from gibson_core.errors import JSON_ERRORS
+
 from . import storage
 
 ANIMATION = {"off": 0.0, "fast": 0.6, "normal": 1.0, "slow": 2.0}  # factor on each animation's length
@@ -45,7 +47,7 @@ class Settings:
             data = json.loads((storage.home() / FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return out
-        except (OSError, ValueError):
+        except (OSError, *JSON_ERRORS):
             out.problems.append("the settings file is damaged; defaults are used")
             return out
         if not isinstance(data, dict):

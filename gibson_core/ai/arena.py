@@ -162,6 +162,7 @@ def summarise(results) -> Summary:
 def run_arena(jobs: list, workers: int = 1, progress=None) -> list:
     """Play every job (in ``workers`` processes when more than one); ``progress(done, total)`` after each."""
     results = []
+    workers = min(workers, len(jobs))  # no idle processes started for a short match
     if workers <= 1:
         for job in jobs:
             results.append(play_job(job))
@@ -190,11 +191,10 @@ def _progress_bar(start: float):
 
 def cmd_arena(args) -> int:
     """Play the games and print the statistics."""
-    names = tuple(args.agents.split(","))
-    if len(names) != 2:
-        raise SystemExit("gibson arena: --agents takes two agent names, comma-separated")
-    for spec in names:
-        agent_from_spec(spec)  # fail early on an unknown name
+    from ..cliargs import agents_from_text
+
+    agents_from_text(args.agents)  # fail early on a wrong count, an unknown name or a bad setting
+    names = tuple(spec.strip() for spec in args.agents.split(","))
     options = check_options(args.variant, parse_option_args(args.option))
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
@@ -230,19 +230,22 @@ def replay_command(args, index: int) -> str:
 
 def add_commands(subparsers) -> None:
     """Add ``gibson arena`` to the command line."""
+    from ..cliargs import count, output_folder, positive_seconds, whole_from, workers
+
     p = subparsers.add_parser("arena", help="play many games between two agents and compare them")
     p.add_argument("variant")
     p.add_argument("--agents", default="heuristic,random",
                    help="two agents, comma-separated: random, heuristic, search, search-easy|medium|hard, "
+                        "openspiel-ismcts (the rl extra), "
                         "or NAME:key=value;key=value (e.g. search:iterations=200)")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--budget", type=float, default=None, help="seconds a move for agents that search")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
-    p.add_argument("--max-plies", type=int, default=None, help="stop a game as a draw after this many plies")
+    p.add_argument("--games", type=count, default=100)
+    p.add_argument("--budget", type=positive_seconds, default=None, help="seconds a move for agents that search")
+    p.add_argument("--jobs", type=workers, default=1, help="worker processes")
+    p.add_argument("--max-plies", type=count, default=None, help="stop a game as a draw after this many plies")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
-    p.add_argument("--only", type=int, default=None, metavar="I",
+    p.add_argument("--only", type=whole_from(0), default=None, metavar="I",
                    help="play only game I of the match (seed + I, its colours): replays one game")
-    p.add_argument("--record", help="save every game record (JSON) in this directory")
+    p.add_argument("--record", type=output_folder, help="save every game record (JSON) in this directory")
     p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)

@@ -17,7 +17,8 @@ Each legal move is scored from the mover's Observation and Beliefs:
   Flag, bringing it home, keeping the enemy from ours) is added, judged in the guessed world.
 
 Set-ups follow the rulebook's hints expressed generically: each piece on a square of its native element,
-pieces that win by arriving forward, pieces that beat what attacks our goals beside them, vital pieces
+pieces that win by arriving forward (but the few precious ones back, screened, where enemy effects and
+actions can strike at a distance), pieces that beat what attacks our goals beside them, vital pieces
 back, mixed by a little randomness.
 """
 
@@ -41,6 +42,7 @@ from .values import (
     flag_terms,
     goal_distances,
     piece_values,
+    safe_distances,
     scarce_types,
     square_tables,
     win_types,
@@ -49,6 +51,10 @@ from .values import (
 from .world import World, variant_of
 
 DANGER = 0.6  # share of the expected loss to an adjacent enemy counted against a move
+PATH = 0.6  # pull of a piece that wins by arriving along its safest way (per step of danger-weighted cost)
+PATH_RISK = 8.0  # steps a certain loss on a square is worth on that way
+REACH2 = 0.5  # weight of an enemy that must first move beside our piece to attack it
+CAUTION = 2.0  # the last winning pieces risk hidden dangers twice as reluctantly (a later chance is better)
 HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks (gain / (1 + distance))
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
@@ -83,7 +89,13 @@ class MoveScorer:
         self.worth = self._worth(self.me)
         self.enemy_worth = self._worth(1 - self.me)
         self.flags = "flags" in variant.rules
-        self._prey_gain: dict = {}
+        self._prey: dict = {}
+        self._prey_targets: dict = {}
+        self.winners = win_types(variant)
+        self.scarce = scarce_types(variant)
+        # what risking a piece costs: the last winning pieces count CAUTION times their worth
+        self.careful = tuple(w * (CAUTION if t in self.scarce else 1.0) for t, w in enumerate(self.worth))
+        self._ways: dict = {}
         self._flags_before: float | None = None
 
     def _worth(self, player: int) -> tuple:
@@ -103,22 +115,32 @@ class MoveScorer:
         return [(self.type_index[t], p) for t, p in dist.items() if p > 1e-3]
 
     def danger(self, pid: int, sq: int, ignore: int = 0) -> float:
-        """Expected material loss of our piece ``pid`` standing on ``sq`` from adjacent mobile enemies."""
+        """Expected material loss of our piece ``pid`` standing on ``sq`` from mobile enemies that can attack
+        it: adjacent ones, and at ``REACH2`` weight those a step further that can move beside it first
+        (pieces attack after moving)."""
         state = self.state
-        board, owner, ptype = state.board, state.owner, state.ptype
-        mine = ptype[pid]
+        board, owner, orth = state.board, state.owner, state.grid.orth
         worst = 0.0
-        for n in state.grid.orth[sq]:
+        for n in orth[sq]:
             e = board[n]
-            if not e or e in (ignore, pid) or owner[e] == self.me:
-                continue
-            loss = 0.0
-            for t, p in self.enemy_types(e):
-                if self.variant.types[t].movement.kind == IMMOBILE or not self.variant.types[t].can_attack:
-                    continue
-                loss += p * max(0.0, -self._defence(e, pid, t, mine, n, sq))
-            worst = max(worst, loss)
+            if e and e not in (ignore, pid) and owner[e] != self.me:
+                worst = max(worst, self._threat(e, pid, n, sq))
+            elif not e or e == pid:
+                for m in orth[n]:
+                    e = board[m]
+                    if m != sq and e and e not in (ignore, pid) and owner[e] != self.me:
+                        worst = max(worst, REACH2 * self._threat(e, pid, n, sq))
         return worst
+
+    def _threat(self, e: int, pid: int, e_sq: int, sq: int) -> float:
+        """Expected loss of our ``pid`` on ``sq`` attacked by enemy ``e`` from ``e_sq``."""
+        mine = self.state.ptype[pid]
+        loss = 0.0
+        for t, p in self.enemy_types(e):
+            if self.variant.types[t].movement.kind == IMMOBILE or not self.variant.types[t].can_attack:
+                continue
+            loss += p * max(0.0, -self._defence(e, pid, t, mine, e_sq, sq))
+        return loss
 
     def _defence(self, e: int, pid: int, te: int, mine: int, e_sq: int, my_sq: int) -> float:
         """Our material change when enemy ``e`` (type ``te``) attacks our piece standing on ``my_sq``."""
@@ -127,7 +149,7 @@ class MoveScorer:
         if old != my_sq:
             state.board[old], state.board[my_sq], state.square[pid] = 0, pid, my_sq
         try:
-            return -self.probe.gain(state, e, pid, te, mine, e_sq, self.enemy_worth, self.worth)
+            return -self.probe.gain(state, e, pid, te, mine, e_sq, self.enemy_worth, self.careful)
         finally:
             if old != my_sq:
                 state.board[my_sq], state.board[old], state.square[pid] = held, pid, old
@@ -137,7 +159,7 @@ class MoveScorer:
         mine = self.state.ptype[pid]
         total = 0.0
         for t, p in self.enemy_types(target):
-            total += p * self.probe.gain(self.state, pid, target, mine, t, dest, self.worth, self.enemy_worth)
+            total += p * self.probe.gain(self.state, pid, target, mine, t, dest, self.careful, self.enemy_worth)
         if self.hazard.active and not self.state.revealed[pid]:
             total += self.hazard.standing(mine, dest, self.worth[mine], True)  # a fight reveals the attacker
         return total
@@ -173,17 +195,48 @@ class MoveScorer:
     def prey(self, t: int, sq: int) -> float:
         """The best expected gain per distance of our type ``t`` on ``sq`` attacking some enemy piece (by
         the combat table's usual outcome on any square; a pull towards fights worth having)."""
-        state, grid = self.state, self.variant.grid
-        best = 0.0
-        for e in state.alive(1 - self.me):
-            g = self._prey_gain.get((t, e))
-            if g is None:
-                g = self._prey_gain[(t, e)] = sum(
-                    p * (_table_gain(self.variant, t, te, self.worth, self.enemy_worth))
-                    for te, p in self.enemy_types(e))
-            if g > 0:
-                best = max(best, g / (1 + grid.manhattan(sq, state.square[e])))
+        key = (t, sq)
+        hit = self._prey.get(key)
+        if hit is not None:
+            return hit
+        targets = self._prey_targets.get(t)
+        if targets is None:
+            state, coords = self.state, self.variant.grid.coords
+            targets = []
+            backfire = self._backfire_gain(t)
+            for e in state.alive(1 - self.me):
+                g = sum(p * (_table_gain(self.variant, t, te, self.worth, self.enemy_worth) + backfire[te])
+                        for te, p in self.enemy_types(e))
+                if g > 0:
+                    targets.append((*coords(state.square[e]), g))
+            self._prey_targets[t] = targets
+        f, r = self.variant.grid.coords(sq)
+        best = max((g / (1 + abs(f - ef) + abs(r - er)) for ef, er, g in targets), default=0.0)
+        self._prey[key] = best
         return best
+
+    def _backfire_gain(self, t: int) -> list:
+        """By enemy type: what our type ``t`` gains by ending its move beside it (its effect backfires, as a
+        Bomber beside a gun destroys it), so such pieces are sought out."""
+        tables = self.hazard.tables
+        out = [0.0] * len(self.values)
+        if tables is not None:
+            for _squares, by_type in tables.reaches:
+                for g, effects in enumerate(by_type):
+                    if any(t in effect.backfire for effect in effects):
+                        out[g] = self.enemy_worth[g]
+        return out
+
+    def safe_way(self, t: int, revealed: bool) -> list:
+        """Per square, the danger-weighted cost of the way to our goal for our type ``t``: each square
+        entered costs a step plus ``PATH_RISK`` times its chance of losing the piece (destroyed there, or
+        fired at once revealed)."""
+        key = (t, revealed)
+        if key not in self._ways:
+            destroy, _backfire, reveal, fire = self.hazard.of(t)
+            risk = [PATH_RISK * (x + (1.0 if revealed else r) * f) for x, r, f in zip(destroy, reveal, fire, strict=True)]
+            self._ways[key] = safe_distances(self.variant, self.me, t, risk)
+        return self._ways[key]
 
     def flag_gain(self, move) -> float:
         """Change of the Flag terms (ours minus theirs) that ``move`` makes in the guessed world."""
@@ -220,10 +273,13 @@ class MoveScorer:
         else:
             ignore = 0
         value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
+        if self.hazard.active and t in self.winners:
+            way = self.safe_way(t, bool(state.revealed[pid]))
+            value += PATH * (way[o] - way[d])
         if move.target is None and self.variant.types[t].can_attack:
             value += HUNT * (self.prey(t, d) - self.prey(t, o))
         if self.hazard.active:
-            worth, seen = self.worth[t], state.revealed[pid]
+            worth, seen = self.careful[t], state.revealed[pid]
             value += self.hazard.arrival(t, d, worth, seen) - self.hazard.standing(t, o, worth, seen)
         elif self.effects and t in self.key_types:
             value -= self.arrival_risk(move, pid) * self.values[t]
@@ -276,6 +332,8 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     pieces = [t for t, ptype in enumerate(variant.types) for _ in range(ptype.count)]
     rng.shuffle(pieces)
     pieces.sort(key=lambda t: -values[t])  # most valuable first: they get the best squares
+    # the few pieces that can win, in a game where hidden effects or actions can strike them at a distance
+    screened = scarce_types(variant) if variant.rules.get("effects") is not None else frozenset()
 
     def fit(t: int, sq: int) -> float:
         ptype = variant.types[t]
@@ -283,7 +341,9 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
         here = variant.elements[t][sq]
         if ptype.element is not None and here is not None:
             s += 3.0 if here == ptype.element else -3.0
-        if own_goals[t] is not None:
+        if t in screened:
+            s += 4.0 * (1 - forward[sq])  # few and precious: kept back, out of sight and range, screened
+        elif own_goals[t] is not None:
             s += 2.0 * (far - own_goals[t][sq]) / far
         if t in variant.lose_when_removed:
             s += 4.0 * (1 - forward[sq])

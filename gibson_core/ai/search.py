@@ -1,7 +1,8 @@
 """The search agent: single-observer information-set Monte Carlo tree search (IS-MCTS).
 
-Each iteration draws a determinization: a full position consistent with the agent's Beliefs (a sample of
-the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation. It then
+Each iteration takes a determinization: a full position consistent with the agent's Beliefs (a sample of
+the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation (``POOL`` of
+them are sampled per move and the iterations cycle through them, each undone after use). It then
 walks one tree shared by all determinizations, whose nodes are keyed by the moves played from the root:
 
 - at our root, the candidates are the heuristic's best ``width`` moves, chosen by UCB1; each starts with
@@ -17,7 +18,9 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
   noise cancels), clamped to ``±CLAMP``, and backed up to every node on the path from the side of the
   player who made that node's move.
 
-The move with the best average (most visits breaking ties) is played. Between moves the tree is reused:
+The move with the best average (most visits breaking ties) is played, unless the heuristic's first
+choice is within ``SURE`` standard errors of it: then the heuristic's choice stands (at small budgets
+the samples are few and noisy; with more time more moves clear the margin). Between moves the tree is reused:
 the child for our move and the opponent's reply, when both are in the tree, becomes the new root.
 
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
@@ -42,6 +45,7 @@ import math
 import random
 import time
 
+from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
 from ..seeding import derive
@@ -54,6 +58,9 @@ from .world import variant_of
 LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
+SLACK = 0.9  # share of the budget the iterations may use
+SURE = 1.0  # standard errors by which a searched move must beat the heuristic's first choice
+POOL = 32  # determinizations sampled per move; iterations cycle through them (undone after each)
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
@@ -121,6 +128,19 @@ class Playout:
             return best_quiet
         return rng.choice(quiet) if quiet else rng.choice(moves)
 
+    def finish(self, state, depth: int, player: int) -> float:
+        """Up to ``depth`` moves of this policy, the no-move ending, then :func:`evaluate` for ``player``
+        (``gibson_core.fastpath.Kernel.finish_value`` does exactly this, compiled)."""
+        for _ in range(depth):
+            if state.result is not None:
+                break
+            move = self.choose(state)
+            if move is None:
+                break
+            state.push(move)
+        state.outcome()
+        return evaluate(state, player)
+
     def _carriers(self, state) -> dict:
         """``{piece: its owner's Base square}`` for pieces carrying a Flag (empty without Flags)."""
         if self.flags is None:
@@ -143,13 +163,14 @@ class Node:
     """A node of the information-set tree: the statistics of the move that leads to it, from the side of
     the player who made that move, and its children by move text."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "avail", "squares")
 
     def __init__(self):
         self.children: dict = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
+        self.squares = 0.0  # sum of squared values (for the standard error at the root)
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
@@ -161,7 +182,7 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
-                 depth: int = 6, width: int = 12, reuse: bool = True):
+                 depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         default_seconds, default_iterations = LEVELS[level]
@@ -171,6 +192,7 @@ class SearchAgent(Agent):
         self.depth = depth
         self.width = width
         self.reuse = reuse
+        self.compiled = compiled  # tail playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
         self._tree: tuple | None = None  # (moves so far when it was searched, root Node, our move text)
@@ -219,14 +241,21 @@ class SearchAgent(Agent):
         legal = observation.legal_moves
         start = time.perf_counter()
         seconds = budget if budget is not None else self.seconds
-        deadline = None if seconds is None else start + seconds
+        deadline = None if seconds is None else start + SLACK * seconds  # the rest: ranking, a late iteration
         variant = variant_of(observation)
         scorer = MoveScorer(observation, variant, rng)
-        scored = sorted(((scorer.score(m), i) for i, m in enumerate(legal)), reverse=True)
+        scored = []
+        for i, m in enumerate(legal):
+            # on a slow (loaded) machine the heuristic's pass alone may outrun the budget: the moves not
+            # yet scored by half the budget are left out rather than overrun it
+            if deadline is not None and i % 8 == 7 and scored and time.perf_counter() > start + seconds / 2:
+                break
+            scored.append((scorer.score(m), i))
+        scored.sort(reverse=True)
         self.last_iterations = 0
         if not legal:
             return [], None, scorer
-        if len(legal) == 1 or scored[0][0] >= 1e6:
+        if len(scored) == 1 or scored[0][0] >= 1e6:
             return [ScoredMove(legal[i], s, 0) for s, i in scored], None, scorer
         candidates = [legal[i] for _s, i in scored[: self.width]]
         priors = dict(zip((str(m) for m in candidates), _normalise([s for s, _i in scored[: self.width]]),
@@ -236,31 +265,49 @@ class SearchAgent(Agent):
         root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
+        kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
+        pool: list = []
+        # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
+        # from rng gets the state back first and lends it again after
+        twister = Twister(rng) if kernel is not None else None
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
-            state = world.build(beliefs.sample(rng))
-            base = evaluate(state, me)  # scoring against the same sample's start removes its noise
+            if len(pool) < POOL:
+                if twister is not None:
+                    twister.give()
+                state = world.build(beliefs.sample(rng))
+                if twister is not None:
+                    twister.take()
+                # scored against its own start: noise cancels; with the fast path, the world is a FastGame
+                pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
+            state, base = pool[done % POOL]
+            bottom = state.mark() if kernel is not None else len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
                 child = root.children[key] = Node()
-                child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, heuristic[key]))
+                prior = max(-CLAMP, min(CLAMP, heuristic[key]))
+                child.visits, child.total, child.squares = PRIOR_VISITS, PRIOR_VISITS * prior, PRIOR_VISITS * prior ** 2
             path = [(child, me)]
             state.push(by_key[key])
-            self._descend(state, path[0][0], path, playout)
-            for _ in range(self.depth):
-                if state.result is not None:
-                    break
-                move = playout.choose(state)
-                if move is None:
-                    break
-                state.push(move)
-            state.outcome()
-            value = max(-CLAMP, min(CLAMP, evaluate(state, me) - base))
+            if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
+                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(twister, playout.greed))
+                end = state.finish(self.depth, twister, playout.greed, me)
+            else:
+                self._descend(state, path[0][0], path, playout.choose)
+                end = playout.finish(state, self.depth, me)
+            value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
+                node.squares += value * value
+            if kernel is not None:  # back to the determinization's start, for its next use
+                state.rewind(bottom)
+            while kernel is None and len(state.history) > bottom:
+                state.pop()
             done += 1
+        if twister is not None:
+            twister.give()
         self.last_iterations = done
         ranked = []
         for move in candidates:
@@ -268,6 +315,13 @@ class SearchAgent(Agent):
             if node is not None and node.visits:
                 ranked.append(ScoredMove(move, node.mean(), node.visits))
         ranked.sort(key=lambda s: (s.score + 0.01 * priors[str(s.move)], s.visits), reverse=True)
+        # Keep the heuristic's choice unless the search found a move better by a clear margin (its
+        # samples are few and noisy at small budgets; more time lets more moves pass)
+        first = str(candidates[0])
+        if ranked and str(ranked[0].move) != first and first in root.children:
+            a, b = root.children[str(ranked[0].move)], root.children[first]
+            if ranked[0].score - b.mean() < SURE * math.sqrt(_variance(a) / a.visits + _variance(b) / b.visits):
+                ranked.sort(key=lambda s: str(s.move) != first)
         seen = {str(s.move) for s in ranked}
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, root, scorer
@@ -288,8 +342,9 @@ class SearchAgent(Agent):
                 best_key, best_value = key, value
         return best_key
 
-    def _descend(self, state, node: Node, path: list, playout: Playout) -> None:
-        """Walk down the tree in this determinization, adding at most one new node."""
+    def _descend(self, state, node: Node, path: list, choose) -> None:
+        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, legal
+        moves)`` is the playout policy's choice (``Playout.choose``, or the kernel's on a FastGame)."""
         while state.result is None:
             moves = state.legal_moves()
             if not moves:
@@ -300,7 +355,7 @@ class SearchAgent(Agent):
             for _k, child in available:
                 child.avail += 1
             if len(available) < WIDEN * math.sqrt(node.visits) + 1:
-                move = playout.choose(state, moves)
+                move = choose(state, moves)
                 key = str(move)
                 if key not in node.children:
                     child = node.children[key] = Node()
@@ -315,6 +370,12 @@ class SearchAgent(Agent):
             state.push(by_key[key])
             path.append((child, mover))
             node = child
+
+
+def _variance(node: Node) -> float:
+    """The variance of a node's values (its prior visits count as samples of their mean)."""
+    mean = node.mean()
+    return max(node.squares / node.visits - mean * mean, 1.0) if node.visits else 1e6
 
 
 def _normalise(scores: list) -> list:

@@ -89,10 +89,11 @@ def piece_values(variant) -> tuple:
     return cache["values"]
 
 
-def _distances(variant, t: int, targets) -> list:
+def _distances(variant, t: int, targets, extra=None) -> list:
     """Cost of the cheapest way for a piece of type ``t`` from every square to the nearest of ``targets``
     (``(square, cost there)`` pairs): one a step, ``OUT_OF_ELEMENT_STEP`` a step onto a square out of the
-    type's element (walls and impassable terrain respected; diagonal movers step diagonally)."""
+    type's element (walls and impassable terrain respected; diagonal movers step diagonally), plus
+    ``extra[square]`` for stepping onto a square when given (a danger)."""
     grid = variant.grid
     native = variant.types[t].element
     neighbours = grid.diag if variant.types[t].movement.kind == DIAGONAL else grid.orth
@@ -100,6 +101,8 @@ def _distances(variant, t: int, targets) -> list:
     passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
     step = [1 if native is None or elements[sq] in (None, native) else OUT_OF_ELEMENT_STEP
             for sq in range(grid.size)]
+    if extra is not None:
+        step = [a + b for a, b in zip(step, extra, strict=True)]
     far = grid.files + grid.ranks
     dist = [far * OUT_OF_ELEMENT_STEP] * grid.size
     heap = []
@@ -120,6 +123,25 @@ def _distances(variant, t: int, targets) -> list:
     return dist
 
 
+def goal_targets(variant, player: int, t: int) -> list:
+    """``(square, steps still needed there)`` where a piece of type ``t`` wins by arriving (a path's mouth
+    counts the path's length)."""
+    targets = []
+    for sq, entries in variant.win_arrive[player].items():
+        for types, path, _reason in entries:
+            if t in types:
+                targets.append((path[0], len(path) - 1) if path else (sq, 0))
+    return targets
+
+
+def safe_distances(variant, player: int, t: int, danger: list) -> list:
+    """Like :func:`goal_distances` for one type, each square entered on the way costing ``danger`` more
+    (the goal squares themselves cost nothing: arriving there ends the game)."""
+    targets = goal_targets(variant, player, t)
+    goals = {sq for sq, _n in targets}
+    return _distances(variant, t, targets, [0.0 if sq in goals else x for sq, x in enumerate(danger)])
+
+
 def goal_distances(variant, player: int) -> tuple:
     """``[type][square]`` steps a piece of that type still needs to win by arriving (None when it cannot):
     straight to a goal square, or to the start of the goal's path plus the path's length."""
@@ -129,11 +151,7 @@ def goal_distances(variant, player: int) -> tuple:
         return cache[key]
     out = []
     for t in range(len(variant.types)):
-        targets = []
-        for sq, entries in variant.win_arrive[player].items():
-            for types, path, _reason in entries:
-                if t in types:
-                    targets.append((path[0], len(path) - 1) if path else (sq, 0))
+        targets = goal_targets(variant, player, t)
         out.append(_distances(variant, t, targets) if targets else None)
     cache[key] = tuple(out)
     return cache[key]

@@ -9,10 +9,10 @@ events) are carried over, so the world's legal moves match the Observation's.
 
 from __future__ import annotations
 
-from ..events import Moved
+from ..events import Acted, Attacked, Moved, Removed
 from ..movegen import MoveTables
 from ..observe import Observation
-from ..state import GameState
+from ..state import NO_RUN, GameState
 
 
 def variant_of(observation: Observation):
@@ -43,6 +43,35 @@ def path_progress(observation: Observation, variant) -> dict:
     return {h: k for h, k in track.items() if k >= 0}
 
 
+def repetition_counts(observation: Observation, variant) -> tuple[dict, int]:
+    """``({player index: (handle, from, to, moves in the run)}, plies without an attack)`` for the variant's
+    repetition rules (``variant.repetition``), replayed from the public events: both count only moves,
+    attacks and squares everyone sees, so a world built from an Observation refuses the same moves."""
+    if not variant.repetition.active:
+        return {}, 0
+    index = variant.grid.index
+    runs: dict = {}
+    quiet = 0
+    for ply_events in observation.events:
+        attacked = any(isinstance(e, Attacked) for e in ply_events)
+        quiet = 0 if attacked else quiet + 1
+        moved = [e for e in ply_events if isinstance(e, Moved)]
+        mover = next((e.player for e in ply_events if isinstance(e, Moved | Attacked | Acted)), None)
+        if mover is None:
+            continue
+        p = variant.player_index(mover)
+        plain = (len(moved) == 1 and not attacked and not any(isinstance(e, Acted) for e in ply_events)
+                 and not any(isinstance(e, Removed) and e.handle == moved[0].handle for e in ply_events))
+        if not plain:
+            runs[p] = None
+            continue
+        e = moved[0]
+        o, d = index[e.origin], index[e.dest]
+        last = runs.get(p)
+        runs[p] = (e.handle, o, d, last[3] + 1 if last and last[:3] == (e.handle, d, o) else 1)
+    return runs, quiet
+
+
 class World:
     """Determinized positions built from one Observation: :meth:`build` makes a fresh GameState in which
     the hidden enemy pieces have the types of a given assignment (``{handle: type id}``).
@@ -58,6 +87,7 @@ class World:
         self.me = variant.player_index(observation.player)
         self._fallback = variant.types[0].id
         self._track = path_progress(observation, variant)
+        self._runs, self._quiet = repetition_counts(observation, variant)
         self.state = self.build(assignment)
         index = variant.grid.index
         self.pid = {p.handle: self.state.board[index[p.square]] for p in observation.pieces}
@@ -84,4 +114,9 @@ class World:
             k = self._track.get(piece.handle)
             if k is not None:
                 state.track[pid] = k
+        if self._runs or self._quiet:
+            at = {piece.handle: board[index[piece.square]] for piece in obs.pieces}
+            runs = [self._runs.get(p) for p in (0, 1)]
+            state.shuttle = tuple((at[r[0]], *r[1:]) if r and r[0] in at else NO_RUN for r in runs)
+            state.quiet = self._quiet
         return state

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import random
 
+from ..cliargs import positive_seconds, server_url
 from ..errors import GibsonError
 from ..plugins import load_variant
 from .client import ConnectionLost, ServerError, connect
@@ -51,6 +52,8 @@ async def play_bot(url: str, agent_name: str, join: str | None = None, variant: 
 
 def cmd_bot(args) -> int:
     """``gibson bot``."""
+    if args.join is None:
+        load_variant(args.variant)  # an unknown name is refused before connecting
     try:
         asyncio.run(play_bot(args.connect, args.agent, args.join, args.variant, args.seed, args.budget))
     except (OSError, GibsonError) as exc:
@@ -61,10 +64,10 @@ def cmd_bot(args) -> int:
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register ``gibson bot``."""
     p = subparsers.add_parser("bot", help="play a game on a server with a computer agent")
-    p.add_argument("--connect", required=True, help="server address, ws://HOST:PORT")
+    p.add_argument("--connect", required=True, type=server_url, help="server address, ws://HOST:PORT")
     p.add_argument("--agent", default="search", help="random, heuristic or search")
     p.add_argument("--join", default=None, help="join code of the game to play (default: create one)")
     p.add_argument("--variant", default="tri-tactics", help="variant of a game the bot creates")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--budget", type=float, default=None, help="seconds to think per move")
+    p.add_argument("--budget", type=positive_seconds, default=None, help="seconds to think per move")
     p.set_defaults(func=cmd_bot)

@@ -84,7 +84,7 @@ class GameView:
 class GameClient:
     """One connection to a game server (see the module's docstring)."""
 
-    def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.05, 5.0), keep_raw: bool = False,
+    def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.1, 2.0), keep_raw: bool = False,
                  open_timeout: float = 10.0, fallbacks: tuple = ()):
         """``fallbacks``: other nodes of the same cluster (servers sharing one database); after a lost
         connection the client tries them in turn, starting with the node after the one it lost."""
@@ -111,16 +111,23 @@ class GameClient:
     async def connect(self) -> GameClient:
         """Open the connection and say hello (ProtocolError when the server speaks another version)."""
         await self._open()
-        self._connected.set()
         self._reader = asyncio.ensure_future(self._read_loop())
         await self.request({"type": "hello", "version": PROTOCOL_VERSION})
         return self
 
     async def _open(self) -> None:
+        self._ws = await self._dial()
+        self._connected.set()
+
+    async def _dial(self):
         from websockets.asyncio.client import connect as ws_connect
 
-        self._ws = await ws_connect(self.urls[self._at], compression=None, proxy=None, open_timeout=self.open_timeout,
-                                    max_size=2**24)
+        return await ws_connect(self.urls[self._at], compression=None, proxy=None, open_timeout=self.open_timeout,
+                                max_size=2**24)
+
+    async def wait_connected(self, timeout: float = 60.0) -> None:
+        """Wait until the connection is up again (TimeoutError after ``timeout`` seconds)."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
 
     @property
     def is_connected(self) -> bool:
@@ -160,23 +167,20 @@ class GameClient:
             await self._reconnect()
 
     async def _reconnect(self) -> None:
+        """Dial again with exponential back-off (and jitter) until the server answers, then resume every
+        seat and spectated game before anything else is sent on the new connection."""
         delay, cap = self.backoff
         while not self._closing:
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(cap, delay * 2)
             self._at = (self._at + 1) % len(self.urls)
             try:
-                await self._open()
-            except (TimeoutError, OSError, GibsonError) as exc:
-                del exc
-                continue
-            except Exception:  # websockets' handshake errors while the server starts
-                continue
-            try:  # the seats are resumed before any waiting request may go out (it would be "not-seated")
+                ws = await self._dial()
                 for message in self._resume_messages():
-                    await self._ws.send(encode(message))
-            except Exception:
+                    await ws.send(encode(message))
+            except Exception:  # refused, reset, handshake cut short while the server starts: try again
                 continue
+            self._ws = ws
             self.reconnects += 1
             self._connected.set()
             return

@@ -20,7 +20,7 @@ import re
 import attrs
 
 from .. import events as ev
-from ..errors import GibsonError
+from ..errors import JSON_ERRORS, GibsonError
 from ..moves import Move
 from ..observe import Observation
 from ..pieces import Piece
@@ -179,7 +179,7 @@ def parse_client_message(data: str | bytes) -> dict:
                             "too-large")
     try:
         msg = json.loads(data)
-    except (json.JSONDecodeError, RecursionError):
+    except JSON_ERRORS:
         raise ProtocolError(f"not JSON: {_short(data)}") from None
     if not isinstance(msg, dict):
         raise ProtocolError(f"a message is a JSON object, not {_short(msg)}")
@@ -210,7 +210,7 @@ def decode_server_message(text: str | bytes) -> dict:
     """A server's message as a dict with a ``type``; ProtocolError when it is not one."""
     try:
         msg = json.loads(text)
-    except (json.JSONDecodeError, TypeError, RecursionError):
+    except (*JSON_ERRORS, TypeError):
         raise ProtocolError(f"server sent something that is not JSON: {_short(text)}") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError(f"server sent something that is not a message: {_short(msg)}")

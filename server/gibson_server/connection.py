@@ -52,9 +52,6 @@ class Connection:
                 asyncio.get_running_loop().call_later(1.0, transport.abort)
 
     async def write_loop(self) -> None:
-        """Send queued messages in order until the connection closes."""
+        """Send queued messages in order (cancelled when the connection ends)."""
         while True:
-            text = await self._queue.get()
-            if text is None:
-                return
-            await self.ws.send(text)
+            await self.ws.send(await self._queue.get())

@@ -133,7 +133,7 @@ async def _one_game(urls: list[str], index: int, variant_name: str, max_moves: i
         views = [await c.wait_for(game.id, lambda g: g.record is not None, timeout=120) for c in (host, guest)]
         record = views[0].record["moves"]
         lost = sum(1 for ply, move in acked.items() if ply >= len(record) or record[ply] != move)
-        if lost or any(list(v._moves) != record for v in views):
+        if lost or any(list(v.observation.moves) != record for v in views):
             tally.problems.append(f"game {game.id}: record of {len(record)} moves, {lost} acknowledged moves "
                                   "missing or different")
         tally.lost += lost
@@ -160,7 +160,7 @@ async def _retrying_create(client: GameClient, variant: str):
         try:
             return await client.create(variant)
         except ConnectionLost:
-            await client._connected.wait()
+            await client.wait_connected()
     raise GibsonError("cannot create a game")
 
 
@@ -169,7 +169,7 @@ async def _retrying_join(client: GameClient, code: str):
         try:
             return await client.join(code)
         except ConnectionLost:
-            await client._connected.wait()
+            await client.wait_connected()
     raise GibsonError("cannot join a game")
 
 
@@ -260,9 +260,12 @@ async def run_loadtest(url: str | list[str], games: int, variant: str = "tri-tac
     try:
         if nodes:
             tasks = [asyncio.ensure_future(restarts()), asyncio.ensure_future(sample())]
-        results = await asyncio.wait_for(asyncio.gather(
-            *(_one_game(urls, i, variant, max_moves, seed, think, tally) for i in range(games)),
-            return_exceptions=True), timeout)
+        try:
+            results = await asyncio.wait_for(asyncio.gather(
+                *(_one_game(urls, i, variant, max_moves, seed, think, tally) for i in range(games)),
+                return_exceptions=True), timeout)
+        except TimeoutError:  # the report below still says what finished and what was lost
+            results = [TimeoutError(f"gave up after {timeout:g} s (--timeout)")]
         for res in results:
             if isinstance(res, BaseException):
                 tally.problems.append(f"{type(res).__name__}: {res}")
@@ -277,6 +280,9 @@ async def run_loadtest(url: str | list[str], games: int, variant: str = "tri-tac
 
 def main_loadtest(args) -> int:
     """``gibson loadtest``."""
+    from gibson_core.plugins import load_variant
+
+    load_variant(args.variant)  # an unknown name is refused before any game starts
     started = time.perf_counter()
     tally = asyncio.run(run_loadtest(args.url, args.games, args.variant, args.moves, args.seed, args.think,
                                      args.restart_every, args.db, args.timeout))

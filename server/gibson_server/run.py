@@ -9,6 +9,7 @@ import signal
 import ssl
 from pathlib import Path
 
+from gibson_core.errors import GibsonError, quote
 from gibson_core.net.protocol import MAX_MESSAGE_BYTES
 
 from .agents import AgentPool
@@ -33,12 +34,13 @@ def ssl_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | N
 
 
 async def start_server(host: str, port: int, db: str, limits: Limits | None = None,
-                       tls: ssl.SSLContext | None = None, agent_workers: int = 1, agent_seconds: float = 1.0):
+                       tls: ssl.SSLContext | None = None, agent_workers: int = 1, agent_seconds: float = 1.0,
+                       sync: str = "normal"):
     """Open the store, rebuild its games and start listening; returns ``(game server, websockets server,
     port)``. Stop with ``ws_server.close()``, then ``await game_server.stop()``."""
     from websockets.asyncio.server import serve as ws_serve
 
-    server = GameServer(open_store(db), limits or Limits(), agents=AgentPool(agent_workers, agent_seconds))
+    server = GameServer(open_store(db, sync=sync), limits or Limits(), agents=AgentPool(agent_workers, agent_seconds))
     await server.start()
     ws_server = await ws_serve(server.handler, host, port, max_size=MAX_MESSAGE_BYTES, compression=None, ssl=tls,
                                max_queue=64)
@@ -46,9 +48,10 @@ async def start_server(host: str, port: int, db: str, limits: Limits | None = No
 
 
 async def serve(host: str, port: int, db: str, limits: Limits | None = None, tls: ssl.SSLContext | None = None,
-                agent_workers: int = 1, agent_seconds: float = 1.0, ready=print, stop: asyncio.Event | None = None):
+                agent_workers: int = 1, agent_seconds: float = 1.0, ready=print, stop: asyncio.Event | None = None,
+                sync: str = "normal"):
     """Run the server until ``stop`` is set (or SIGINT/SIGTERM). ``ready`` gets one line with the address."""
-    server, ws_server, bound = await start_server(host, port, db, limits, tls, agent_workers, agent_seconds)
+    server, ws_server, bound = await start_server(host, port, db, limits, tls, agent_workers, agent_seconds, sync)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -56,7 +59,7 @@ async def serve(host: str, port: int, db: str, limits: Limits | None = None, tls
             loop.add_signal_handler(sig, stop.set)
     try:
         ready(f"gibson server listening on {'wss' if tls else 'ws'}://{host}:{bound} (database {db}, "
-              f"{len(server.games)} games restored)")
+              f"{len(server.restoring)} games to restore)")
         await stop.wait()
     finally:
         ws_server.close()
@@ -69,7 +72,11 @@ def main_serve(args) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     limits = Limits(rate=args.rate, open_games=args.open_games, grace=args.grace, abandon=args.abandon)
-    asyncio.run(serve(args.host, args.port, args.db or str(default_db()), limits,
-                      ssl_context(args.certfile, args.keyfile), args.agent_workers, args.agent_seconds,
-                      ready=lambda line: print(line, flush=True)))
+    try:
+        asyncio.run(serve(args.host, args.port, args.db or str(default_db()), limits,
+                          ssl_context(args.certfile, args.keyfile), args.agent_workers, args.agent_seconds,
+                          ready=lambda line: print(line, flush=True), sync=args.sync))
+    except OSError as exc:  # a host that does not resolve, a port in use, a bad certificate (ssl.SSLError)
+        raise GibsonError(f"serve: cannot serve on {quote(args.host, 40)} port {args.port}: "
+                          f"{quote(exc.strerror or str(exc), 120)}") from None
     return 0

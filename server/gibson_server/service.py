@@ -93,10 +93,11 @@ class GameServer:
         self.down_since: float | None = None
         self.cluster: Cluster | None = None  # when other server processes share the store (cluster.py)
         self.remote_seats: set = set()  # (game, player) whose connection another live node holds
+        self.restoring: set = set()  # games open or live at start that are not rebuilt yet
 
     # -- life ----------------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Open the store and rebuild every open and live game."""
+        """Open the store and start rebuilding every open and live game (in the background: see _restore)."""
         await self.store.open()
         if isinstance(self.store, SharedStore):
             self.cluster = Cluster(self)
@@ -105,13 +106,21 @@ class GameServer:
             self.down_since = await self.store.last_heartbeat(self.node)
         self.started_at = self.clock()
         await self.store.heartbeat(self.node, self.started_at)
-        for row in await self.store.games((OPEN, LIVE)):
-            try:
-                await self.load(row.game_id, restoring=True)
-            except Exception:  # one game that cannot be rebuilt (its variant gone...) must not stop the rest
-                log.exception("game %s could not be restored", row.game_id)
+        rows = await self.store.games((OPEN, LIVE))
+        self.restoring = {row.game_id for row in rows}
+        self._spawn(self._restore(rows))
         self._spawn(self._heartbeats())
         self._spawn(self._sweeper())
+
+    async def _restore(self, rows: list) -> None:
+        """Rebuild every open and live game in the background, while the server already serves (a client
+        that comes back first has its game rebuilt at once by :meth:`load`)."""
+        for row in rows:
+            try:
+                await self.load(row.game_id)
+            except Exception:  # one game that cannot be rebuilt (its variant gone...) must not stop the rest
+                log.exception("game %s could not be restored", row.game_id)
+            await asyncio.sleep(0)  # let connections in between
 
     async def stop(self) -> None:
         """Stop background work and close the store."""
@@ -140,8 +149,9 @@ class GameServer:
     def lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def load(self, game_id: str, restoring: bool = False) -> Game | None:
-        """The game with this code, rebuilt from the store when it is not in memory; None when unknown."""
+    async def load(self, game_id: str) -> Game | None:
+        """The game with this code, rebuilt from the store when it is not in memory; None when unknown. A
+        game that was running when the server stopped gets its clocks set back to the last heartbeat."""
         if game_id in self.games:
             return self.games[game_id]
         if game_id in self._loading:
@@ -149,7 +159,8 @@ class GameServer:
         fut = asyncio.get_running_loop().create_future()
         self._loading[game_id] = fut
         try:
-            game = await self._rebuild(game_id, restoring)
+            game = await self._rebuild(game_id, game_id in self.restoring)
+            self.restoring.discard(game_id)
             fut.set_result(game)
             return game
         except BaseException as exc:
@@ -177,9 +188,12 @@ class GameServer:
                 self._evict_later(game)
                 return game
             if restoring and self.down_since is not None and game.clock is not None and game.mark is not None \
-                    and game.to_move is not None:
-                stopped = max(game.mark, min(self.down_since, now))
-                await self._commit(game, "resume", {"clock": game.remaining(stopped)})
+                    and game.to_move is not None:  # (no down_since: another node ran meanwhile, cluster.py)
+                # charged up to the last heartbeat before the stop, and again since this start
+                stopped = max(game.mark, min(self.down_since, self.started_at))
+                left = game.remaining(stopped)
+                left[game.to_move] = max(0.0, left[game.to_move] - max(0.0, now - self.started_at))
+                await self._commit(game, "resume", {"clock": left})
             if row.status == OPEN and game.phase != WAITING:
                 await self.store.set_status(game_id, LIVE)
             self._schedule_clock(game)

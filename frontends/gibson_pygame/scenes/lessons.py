@@ -32,16 +32,21 @@ class LessonSession(Session):
         self.events: tuple = ()  # what the right move did
         self.rule = ""  # the rule that decided its fight, in words
 
-    def play(self, move) -> tuple:
-        """Play ``move`` when the lesson asks for it; LessonMiss (nothing played) for any other move."""
-        ok, events = self.lesson.attempt(self._state, move)
+    def play(self, move, by: str | None = None) -> tuple:
+        """Play ``move`` (submitted ``by`` the learner) when the lesson asks for it; LessonMiss (nothing
+        played) for any other move."""
+        ok, events = self.lesson.attempt(self._state, move, by)
         if not ok:
             raise LessonMiss(f"{move} is not the move this lesson asks for")
         self.events = events
         self.rule = deciding_rule(self._state, events)
         return events
 
-    def undo(self) -> bool:
+    def undo_plan(self, player: str) -> tuple[int, str]:
+        """Lessons are retried, not undone (the Undo button says so)."""
+        return 0, "a lesson is retried, not undone"
+
+    def undo(self, player: str | None = None) -> bool:
         """Lessons are retried, not undone."""
         return False
 
@@ -97,6 +102,10 @@ class LessonScene(PlayScene):
             self.missed = True
             self.message = "Not that move: read the hint and try again"
             self.select(None)
+
+    def status_text(self) -> str:
+        """The play screen's status, or that the lesson is done once its move is played."""
+        return "Lesson done" if self.session.events else super().status_text()
 
     def game_over(self) -> None:
         """A lesson that wins the game stays on screen: the panel says so."""

@@ -183,14 +183,23 @@ class PlayScene(PositionScene):
             self.select(None)
 
     def attack_rule_note(self, square: str) -> str:
-        """Why clicking ``square`` does nothing when it holds an enemy piece next to one of ours, or next to
-        the selected piece: in this family a piece attacks after moving, from its new square."""
+        """Why clicking ``square`` did nothing, when the family's attack rule is the reason: an enemy piece next
+        to one of ours or to the selected piece (a piece attacks after moving, from its new square), or one
+        of ours beside an enemy that has no move (so it cannot attack either)."""
         piece = self.obs.piece_at(square)
-        if piece is None or piece.owner == self.viewer:
+        if piece is None:
             return ""
         grid = self.variant.grid
         sq = grid.index[square]
         near = {grid.names[n] for n in (*grid.orth[sq], *grid.diag[sq])}
+        if piece.owner == self.viewer:
+            ptype = self.variant.type_of(piece.type)
+            if not ptype.mobile:
+                return f"A {ptype.name} never moves, so it never attacks."
+            if any((p := self.obs.piece_at(s)) is not None and p.owner != self.viewer for s in near):
+                return (f"The {ptype.name} cannot attack from where it stands: a piece attacks after moving, "
+                        "and it has no square to move to.")
+            return ""
         if self.origin is not None and self.origin in near:
             mine = self.obs.piece_at(self.origin)
             name = self.variant.type_of(mine.type).name if mine and mine.type else "piece"
@@ -427,7 +436,8 @@ class PlayScene(PositionScene):
             b = Button(label, action, key=key)
             b.rect = pygame.Rect(p.left + 12 + (i % 3) * (bw + 6), 78 + (i // 3) * 40, bw, 34)
             self.buttons.append(b)
-        self.undo_button = self.buttons[0]
+        # the Undo button, when this screen's commands have one (a lesson's have Retry instead)
+        self.undo_button = next((b for b in self.buttons if b.action == self.undo), None)
         self._undo_key = None
         self.commands_bottom = 78 + (len(specs) + 2) // 3 * 40
         y = self.commands_bottom + 44  # room for two lines of status
@@ -487,7 +497,7 @@ class PlayScene(PositionScene):
     def update_undo_button(self) -> None:
         """Undo is enabled only when it may be done; when not, hovering it says why (worked out once a ply)."""
         key = (self.session.ply, self.viewer)
-        if key != self._undo_key:
+        if self.undo_button is not None and key != self._undo_key:
             self._undo_key = key
             plies, why = self.session.undo_plan(self.viewer)
             self.undo_button.enabled = bool(plies) and not why

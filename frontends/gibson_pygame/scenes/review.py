@@ -1,5 +1,9 @@
-"""The Review screen: a saved game record stepped through ply by ply (buttons, arrow keys, Home and End), seen
-as either player saw it at the time, and fully revealed only once the game is over.
+"""The Review screen: a saved game stepped through ply by ply (buttons, arrow keys, Home and End), seen as a
+player saw it at the time, and fully revealed only once the game is over.
+
+While a saved game is not over, its review shows only what its reader could see by playing it on: against
+the computer, the human's own view; a hot-seat game that is not over is not reviewed (each player would see
+the other's pieces); a plain record (``gibson-record/1``, in clear anyway) shows either player's view.
 """
 
 from __future__ import annotations
@@ -7,23 +11,33 @@ from __future__ import annotations
 import pygame
 
 from gibson_core import GibsonError, Move
-from gibson_core.record import load_record
+from gibson_core.errors import RecordError
 
 from .. import theme
 from ..narrate import describe, result_text
-from ..session import GameConfig, Session
+from ..savegame import read_save
+from ..session import FRIEND, GameConfig, Session
 from ..widgets import Button, PickDialog
 from .position import ALL, PositionScene
 
 
 class ReviewSession(Session):
-    """A record replayed to any ply. Observations are those of the state at that ply; the full reveal is
-    refused until the record's game is over."""
+    """A record replayed to any ply. Observations are those of the state at that ply, for the players in
+    :attr:`viewers`; the full reveal is refused until the record's game is over. ``seats`` are a saved
+    game's (None for a plain record)."""
 
-    def __init__(self, record):
+    def __init__(self, record, seats: dict | None = None):
         final = record.replay()  # validates the whole record first (RecordError names a bad ply)
         self.total = len(record.moves)
         self.over = final.outcome() is not None
+        players = final.variant.players
+        if self.over or seats is None:
+            self.viewers = tuple(players)
+        elif seats.get("opponent", FRIEND) != FRIEND and seats.get("human") in players:
+            self.viewers = (seats["human"],)
+        else:
+            raise RecordError("this hot-seat game is not over: reviewing it would show each player the other's "
+                              "pieces (continue it with Load game)")
         self._moves = [Move.parse(m) for m in record.moves]
         config = GameConfig(record.variant, dict(record.options or {}))
         super().__init__(config, record.setups, record.replay(0))
@@ -47,7 +61,7 @@ class ReviewSession(Session):
             raise ValueError("the full reveal is for finished games only")
         return super().full_view()
 
-    def play(self, move) -> tuple:
+    def play(self, move, by: str | None = None) -> tuple:
         raise ValueError("a review does not play moves")
 
 
@@ -55,18 +69,20 @@ class ReviewScene(PositionScene):
     """Step through a record as blue, red or (after the end) everyone."""
 
     def __init__(self, app, session: ReviewSession, viewer: str | None = None, back=None):
-        super().__init__(app, session, viewer or session.players[0])
+        super().__init__(app, session, viewer or session.viewers[0])
         self.back = back
         self.message = ""
 
     def views(self) -> list[str]:
-        """The viewpoints offered: each player, and the full reveal once the game is over."""
-        return list(self.session.players) + ([ALL] if self.session.over else [])
+        """The viewpoints offered: the players the record may be shown to, and the full reveal once the game
+        is over."""
+        return list(self.session.viewers) + ([ALL] if self.session.over else [])
 
     def view_as(self, viewer: str) -> None:
         """Switch the viewpoint (the full reveal only when the game is over)."""
         if viewer not in self.views():
-            self.message = "the full reveal opens once the game is over"
+            self.message = ("the full reveal opens once the game is over" if viewer == ALL else
+                            f"{viewer}'s view is not yours to see while the game is not over")
             return
         self.set_viewer(viewer)
         self.resize(self.size)
@@ -110,7 +126,7 @@ class ReviewScene(PositionScene):
         for i, v in enumerate(views):
             enabled = v in self.views()
             b = Button(names.get(v, f"As {v}"), lambda v=v: self.view_as(v), enabled=enabled,
-                       reason="" if enabled else "once the game is over")
+                       reason="" if enabled else "once the game is over" if v == ALL else "not while it is played")
             b.rect = pygame.Rect(p.left + 12 + i * (vw + 6), 118, vw, 34)
             b.selected = v == self.viewer
             self.buttons.append(b)
@@ -152,9 +168,9 @@ class ReviewScene(PositionScene):
 
 
 def open_record(app, path, back: GameConfig | None = None) -> str:
-    """Open a saved record in the Review screen; returns "" or why it cannot be opened."""
+    """Open a saved game or a plain record in the Review screen; returns "" or why it cannot be opened."""
     try:
-        session = ReviewSession(load_record(path))
+        session = ReviewSession(*read_save(path))
     except (GibsonError, OSError) as exc:
         return str(exc)
     app.switch(ReviewScene(app, session, back=back))
