@@ -412,3 +412,79 @@ def test_a_bot_plays_a_game_through_the_client_library(lt, served):
         await human.close()
 
     lt.run(scenario(), timeout=60)
+
+
+def test_draw_offer_accept_and_a_rematch_with_sides_swapped(lt, served):
+    async def scenario():
+        a, b = await served.client_async(), await served.client_async()
+        code = await start_game(a, b)
+        with pytest.raises(ServerError) as err:
+            await b.accept_draw(code)  # nothing offered yet
+        assert err.value.code == "no-offer"
+        await a.offer_draw(code)
+        await b.wait_for(code, lambda g: g.draw_offer == a.games[code].seat, 10)
+        await b.accept_draw(code)
+        view = await a.wait_for(code, lambda g: g.over and g.record is not None, 10)
+        assert view.result == {"winner": None, "reason": "draw agreed"}
+        seats = {c: c.games[code].seat for c in (a, b)}
+        await a.rematch(code)
+        await b.rematch(code)
+        new = await a.wait_for(code, lambda g: g.rematch is not None, 10)
+        for c in (a, b):
+            game = await c.wait_for(new.rematch, lambda g: g.token is not None, 10)
+            assert game.seat != seats[c]  # sides swapped, a fresh token each
+        with pytest.raises(ServerError) as err:
+            await a.rematch(code)
+        assert err.value.code == "rematch-done"
+        await a.close()
+        await b.close()
+
+    lt.run(scenario())
+
+
+def _self_signed(folder):
+    """A throwaway certificate for 127.0.0.1 (PEM files) made with ``cryptography``."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .sign(key, hashes.SHA256()))
+    (folder / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (folder / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                                       serialization.PrivateFormat.PKCS8,
+                                                       serialization.NoEncryption()))
+    return folder / "cert.pem", folder / "key.pem"
+
+
+def test_the_server_speaks_tls_with_certfile_and_keyfile(lt, tmp_path):
+    import ssl
+
+    from gibson_server.run import ssl_context, start_server
+
+    from gibson_core.net.client import GameClient
+
+    cert, key = _self_signed(tmp_path)
+
+    async def scenario():
+        server, ws, port = await start_server("127.0.0.1", 0, str(tmp_path / "tls.sqlite3"),
+                                              tls=ssl_context(str(cert), str(key)))
+        trust = ssl.create_default_context(cafile=str(cert))
+        client = await GameClient(f"wss://127.0.0.1:{port}", ssl=trust).connect()
+        assert (await client.request({"type": "ping"}))["type"] == "pong"
+        await client.close()
+        ws.close()
+        await ws.wait_closed()
+        await server.stop()
+
+    lt.run(scenario())

@@ -85,10 +85,13 @@ class GameClient:
     """One connection to a game server (see the module's docstring)."""
 
     def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.1, 2.0), keep_raw: bool = False,
-                 open_timeout: float = 10.0, fallbacks: tuple = ()):
-        """``fallbacks``: other nodes of the same cluster (servers sharing one database); after a lost
-        connection the client tries them in turn, starting with the node after the one it lost."""
+                 open_timeout: float = 10.0, ssl=None, fallbacks: tuple = ()):
+        """``ssl``: an ``ssl.SSLContext`` for a ``wss://`` server whose certificate the system does not
+        trust (the default context checks it against the system's certificate authorities). ``fallbacks``:
+        other nodes of the same cluster (servers sharing one database); after a lost connection the client
+        tries them in turn, starting with the node after the one it lost."""
         self.url = url
+        self.ssl = ssl
         self.urls = (url, *fallbacks)
         self._at = 0  # the index in ``urls`` of the node connected to
         self.reconnect = reconnect
@@ -122,8 +125,9 @@ class GameClient:
     async def _dial(self):
         from websockets.asyncio.client import connect as ws_connect
 
+        extra = {"ssl": self.ssl} if self.ssl is not None else {}
         return await ws_connect(self.urls[self._at], compression=None, proxy=None, open_timeout=self.open_timeout,
-                                max_size=2**24)
+                                max_size=2**24, **extra)
 
     async def wait_connected(self, timeout: float = 60.0) -> None:
         """Wait until the connection is up again (TimeoutError after ``timeout`` seconds)."""
