@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench check clean install difftest
+.PHONY: play test test-postgres lint bench check clean install difftest
 
 $(STAMP): pyproject.toml setup.py gibson_core/_kernel.c
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,14 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The store suite, a two-node game and a two-node load test against a throwaway PostgreSQL cluster
+# (tests marked `postgres`; `make test` deselects them). Installs PostgreSQL from the system's packages if needed.
+test-postgres: $(STAMP)
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql)
+	$(BIN)/python -m pip install --quiet -e '.[test,postgres]'
+	$(BIN)/python -m pytest -m postgres
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -6,6 +6,8 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -72,3 +74,13 @@ def refused(tmp_path: Path, source: Path, old: str, new: str, options: dict | No
 def line_of(text: str, needle: str) -> int:
     """The 1-based number of the first line of ``text`` that contains ``needle``."""
     return next(i for i, line in enumerate(text.splitlines(), start=1) if needle in line)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One throwaway PostgreSQL cluster for the session (tests marked ``postgres``, ``make test-postgres``);
+    each test makes its own database in it with ``pgcluster.fresh_database``."""
+    from pgcluster import throwaway_cluster
+
+    with throwaway_cluster() as dsn:
+        yield dsn

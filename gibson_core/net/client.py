@@ -100,11 +100,15 @@ class GameClient:
     """One connection to a game server (see the module's docstring)."""
 
     def __init__(self, url: str, reconnect: bool = True, backoff: tuple = (0.1, 2.0), keep_raw: bool = False,
-                 open_timeout: float = 10.0, ssl=None):
+                 open_timeout: float = 10.0, ssl=None, fallbacks: tuple = ()):
         """``ssl``: an ``ssl.SSLContext`` for a ``wss://`` server whose certificate the system does not
-        trust (the default context checks it against the system's certificate authorities)."""
+        trust (the default context checks it against the system's certificate authorities). ``fallbacks``:
+        other nodes of the same cluster (servers sharing one database); after a lost connection the client
+        tries them in turn, starting with the node after the one it lost."""
         self.url = check_url(url)
         self.ssl = ssl
+        self.urls = (self.url, *(check_url(u) for u in fallbacks))
+        self._at = 0  # the index in ``urls`` of the node connected to
         self.reconnect = reconnect
         self.backoff = backoff
         self.open_timeout = open_timeout
@@ -137,7 +141,7 @@ class GameClient:
         from websockets.asyncio.client import connect as ws_connect
 
         extra = {"ssl": self.ssl} if self.ssl is not None else {}
-        return await ws_connect(self.url, compression=None, proxy=None, open_timeout=self.open_timeout,
+        return await ws_connect(self.urls[self._at], compression=None, proxy=None, open_timeout=self.open_timeout,
                                 max_size=2**24, **extra)
 
     async def wait_connected(self, timeout: float = 60.0) -> None:
@@ -188,6 +192,7 @@ class GameClient:
         while not self._closing:
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(cap, delay * 2)
+            self._at = (self._at + 1) % len(self.urls)
             try:
                 ws = await self._dial()
                 for message in self._resume_messages():

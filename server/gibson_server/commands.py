@@ -58,13 +58,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_serve)
 
     p = subparsers.add_parser("loadtest", help="many concurrent games against a server; checks nothing is lost")
-    p.add_argument("--url", required=True, type=server_url, help="ws://127.0.0.1:PORT")
+    p.add_argument("--url", required=True, type=server_url, action="append",
+                   help="ws://127.0.0.1:PORT; repeat it for several nodes sharing one PostgreSQL database")
     p.add_argument("--games", type=count, default=100)
     p.add_argument("--variant", default="tri-tactics")
     p.add_argument("--moves", type=whole_from(0), default=100, help="moves a game before one side resigns (0: to the end)")
     p.add_argument("--restart-every", type=positive_seconds, default=None,
                    help="start the server here and SIGKILL and restart it every S seconds")
-    p.add_argument("--db", type=output_file, default=None, help="with --restart-every: the server's database (default: a temp file)")
+    p.add_argument("--db", type=database, default=None, help="with --restart-every: the servers' database "
+                   "(default: a temp SQLite file; several --url need postgresql://...)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--think", type=seconds_from_zero, default=0.0, help="mean seconds a simulated player waits before moving")
     p.add_argument("--timeout", type=positive_seconds, default=600.0, help="give up after this many seconds")

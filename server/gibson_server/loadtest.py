@@ -3,6 +3,11 @@ loopback; at the end every game's record on the server is checked against the mo
 acknowledged. With ``--restart-every S`` the load test starts the server itself and SIGKILLs and restarts it
 every S seconds; the clients reconnect by themselves and play on.
 
+Several ``--url`` are several nodes of one cluster (server processes sharing a PostgreSQL database): the two
+clients of game *i* connect to nodes *i* and *i + 1*, so every game is played across two nodes, and each
+client falls back to the other nodes when its own goes away. With ``--restart-every`` the load test starts
+one ``gibson serve --db postgresql://...`` per URL and kills and restarts them one at a time, in turn.
+
 The last line printed is ``N games, M moves, L lost, p50 X ms, p99 Y ms`` (move round trips: from sending a
 move to its acknowledgement, which the server sends only after the move is committed).
 """
@@ -38,6 +43,7 @@ class Tally:
     timeline: list = attrs.field(factory=list)  # (perf_counter when sent, round trip) per move
     problems: list = attrs.field(factory=list)
     restarts: int = 0
+    seated: int = 0  # games whose two seats are taken (the restarts start then: see run_loadtest)
     reconnects: int = 0
     peak_rss_kb: int = 0
 
@@ -100,16 +106,23 @@ async def _player(client: GameClient, game_id: str, rng: random.Random, max_move
         await client.wait_for(game_id, lambda g, n=obs.ply: g.over or g.observation.ply > n, timeout=120)
 
 
-async def _one_game(url: str, index: int, variant_name: str, max_moves: int, seed: int, think: float,
+def _client(urls: list[str], index: int) -> GameClient:
+    """A client of node ``index`` (round the list) that falls back to the other nodes."""
+    at = index % len(urls)
+    return GameClient(urls[at], fallbacks=tuple(urls[at + 1:] + urls[:at]))
+
+
+async def _one_game(urls: list[str], index: int, variant_name: str, max_moves: int, seed: int, think: float,
                     tally: Tally) -> None:
     rng = random.Random(f"{seed}/{index}")
     variant = load_variant(variant_name)
-    host, guest = GameClient(url), GameClient(url)
+    host, guest = _client(urls, index), _client(urls, index + 1)
     try:
         await _connect(host)
         await _connect(guest)
         game = await _retrying_create(host, variant_name)
         await _retrying_join(guest, game.id)
+        tally.seated += 1
         acked: dict = {}
         for client in (host, guest):
             seat = client.games[game.id].seat
@@ -161,7 +174,8 @@ async def _retrying_join(client: GameClient, code: str):
 
 
 class ServerProcess:
-    """A ``gibson serve`` child process on a fixed port, to be killed and restarted."""
+    """A ``gibson serve`` child process, to be killed and restarted on the same port (port 0: a free port,
+    chosen by the first start and kept)."""
 
     def __init__(self, host: str, port: int, db: str, extra: tuple = ()):
         self.host, self.port, self.db, self.extra = host, port, db, extra
@@ -174,6 +188,11 @@ class ServerProcess:
         line = await asyncio.wait_for(self.proc.stdout.readline(), 120)
         if b"listening" not in line:
             raise GibsonError(f"the server did not start: {line[:200]!r}")
+        self.port = int(line.split(b"://", 1)[1].split(b" ", 1)[0].rsplit(b":", 1)[1])
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.host}:{self.port}"
 
     async def kill(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -195,38 +214,53 @@ class ServerProcess:
         return 0
 
 
-async def run_loadtest(url: str, games: int, variant: str = "tri-tactics", max_moves: int = 100, seed: int = 0,
-                       think: float = 0.0, restart_every: float | None = None, db: str | None = None,
+async def run_loadtest(url: str | list[str], games: int, variant: str = "tri-tactics", max_moves: int = 100,
+                       seed: int = 0, think: float = 0.0, restart_every: float | None = None, db: str | None = None,
                        timeout: float = 600.0, say=print) -> Tally:
-    """Run the load test; returns the tally (``tally.line()`` is the summary)."""
+    """Run the load test against one node (``url``) or several (a list); returns the tally (``tally.line()``
+    is the summary). With ``restart_every`` the nodes are started here, on the URLs' ports, on database
+    ``db`` (a temporary SQLite file by default; several nodes need ``postgresql://...``)."""
+    urls = [url] if isinstance(url, str) else list(url)
     tally = Tally(games=games)
-    server = None
+    nodes: list[ServerProcess] = []
     tasks = []
     if restart_every:
-        where = urlparse(url)
+        if len(urls) > 1 and not (db or "").startswith(("postgresql://", "postgres://")):
+            raise GibsonError("several nodes share one database: give --db postgresql://USER@HOST/DB")
         db = db or os.path.join(tempfile.mkdtemp(prefix="gibson-loadtest-"), "server.sqlite3")
-        server = ServerProcess(where.hostname or "127.0.0.1", where.port or 8765, db, ("--rate", "1000"))
-        await server.start()
-        say(f"server started (database {db})")
+        for node_url in urls:
+            where = urlparse(node_url)
+            nodes.append(ServerProcess(where.hostname or "127.0.0.1", where.port or 8765, db, ("--rate", "1000")))
+        for node in nodes:  # one after the other: the first creates the schema
+            await node.start()
+        say(f"{len(nodes)} server{'s' if len(nodes) > 1 else ''} started (database {db})")
+
+    def sample_memory() -> None:
+        tally.peak_rss_kb = max(tally.peak_rss_kb, sum(node.rss_kb() for node in nodes))
 
     async def restarts():
+        # A join whose answer is lost cannot be sent again (the seat is taken and its token was in the
+        # answer: protocol version 1 has no idempotent join), so the kills start once every game is seated.
+        while tally.seated < games:
+            await asyncio.sleep(0.1)
         while True:
             await asyncio.sleep(restart_every)
-            tally.peak_rss_kb = max(tally.peak_rss_kb, server.rss_kb())
-            await server.kill()
+            sample_memory()
+            node = nodes[tally.restarts % len(nodes)]
+            await node.kill()
             tally.restarts += 1
-            await server.start()
-            say(f"server killed (SIGKILL) and restarted ({tally.restarts})")
+            await node.start()
+            say(f"server on port {node.port} killed (SIGKILL) and restarted ({tally.restarts})")
 
     async def sample():
         while True:
-            tally.peak_rss_kb = max(tally.peak_rss_kb, server.rss_kb())
+            sample_memory()
             await asyncio.sleep(0.5)
 
     try:
-        if server is not None:
+        if nodes:
             tasks = [asyncio.ensure_future(restarts()), asyncio.ensure_future(sample())]
-        gathering = asyncio.gather(*(_one_game(url, i, variant, max_moves, seed, think, tally) for i in range(games)),
+        gathering = asyncio.gather(*(_one_game(urls, i, variant, max_moves, seed, think, tally) for i in range(games)),
                                    return_exceptions=True)
         # on Ctrl-C the games end cancelled: take that outcome so asyncio logs no "never retrieved" traceback
         gathering.add_done_callback(lambda f: f.cancelled() or f.exception())
@@ -240,8 +274,8 @@ async def run_loadtest(url: str, games: int, variant: str = "tri-tactics", max_m
     finally:
         for task in tasks:
             task.cancel()
-        if server is not None:
-            await server.stop()
+        for node in nodes:
+            await node.stop()
     tally.lost += games - tally.finished
     return tally
 
@@ -263,7 +297,7 @@ def main_loadtest(args) -> int:
     for problem in tally.problems[:20]:
         print(f"problem: {problem}")
     extra = f", {tally.restarts} restarts, peak server memory {tally.peak_rss_kb // 1024} MiB" if args.restart_every else ""
-    print(f"{tally.finished} of {tally.games} games finished in {elapsed:.1f} s, "
+    print(f"{tally.finished} of {tally.games} games finished on {len(args.url)} node{'s' if len(args.url) > 1 else ''} in {elapsed:.1f} s, "
           f"{tally.moves / max(elapsed, 1e-9):.0f} moves/s, {tally.reconnects} reconnections{extra}")
     print(tally.line())
     return 0 if tally.lost == 0 and not tally.problems else 1

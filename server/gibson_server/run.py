@@ -40,7 +40,7 @@ async def start_server(host: str, port: int, db: str, limits: Limits | None = No
     port)``. Stop with ``ws_server.close()``, then ``await game_server.stop()``."""
     from websockets.asyncio.server import serve as ws_serve
 
-    server = GameServer(open_store(db, sync), limits or Limits(), agents=AgentPool(agent_workers, agent_seconds))
+    server = GameServer(open_store(db, sync=sync), limits or Limits(), agents=AgentPool(agent_workers, agent_seconds))
     await server.start()
     ws_server = await ws_serve(server.handler, host, port, max_size=MAX_MESSAGE_BYTES, compression=None, ssl=tls,
                                max_queue=64)

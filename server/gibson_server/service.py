@@ -4,7 +4,8 @@ Every change to a game goes the same way: under the game's lock, the :class:`~.g
 request as the requesting seat, the store *commits* the resulting log entry, and only then is the entry
 applied, the requester acknowledged and every seat and spectator sent its own view (``_commit``). On start
 the server rebuilds every open and live game from the store, and clocks are not charged for the time the
-server was down (from its last heartbeat to the restart).
+server was down (from its last heartbeat to the restart). Several server processes may share a PostgreSQL
+store: :mod:`.cluster` keeps this one in step with the others (their entries, seats and presence).
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ from gibson_core.options import check_options
 from gibson_core.plugins import load_variant, variant_names
 
 from .agents import AgentPool
+from .cluster import Cluster, catch_up
 from .connection import Connection
 from .game import OVER, PLAY, SETUP, WAITING, Game, GameError
 from .store.base import LIVE, OPEN, GameRow, LogEntry, Store
+from .store.shared import SharedStore
 
 log = logging.getLogger("gibson.server")
 _ID = re.compile(r'"id"\s*:\s*(\d{1,9})[,}\s]')
@@ -88,13 +91,19 @@ class GameServer:
         self._tasks: set = set()
         self.started_at = 0.0
         self.down_since: float | None = None
+        self.cluster: Cluster | None = None  # when other server processes share the store (cluster.py)
+        self.remote_seats: set = set()  # (game, player) whose connection another live node holds
         self.restoring: set = set()  # games open or live at start that are not rebuilt yet
 
     # -- life ----------------------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store and start rebuilding every open and live game (in the background: see _restore)."""
         await self.store.open()
-        self.down_since = await self.store.last_heartbeat(self.node)
+        if isinstance(self.store, SharedStore):
+            self.cluster = Cluster(self)
+            self.down_since = await self.cluster.start()
+        else:
+            self.down_since = await self.store.last_heartbeat(self.node)
         self.started_at = self.clock()
         await self.store.heartbeat(self.node, self.started_at)
         rows = await self.store.games((OPEN, LIVE))
@@ -178,9 +187,10 @@ class GameServer:
                     await self.store.set_status(game_id, OVER, self._result_dict(game))
                 self._evict_later(game)
                 return game
-            if restoring and game.clock is not None and game.mark is not None and game.to_move is not None:
+            if restoring and self.down_since is not None and game.clock is not None and game.mark is not None \
+                    and game.to_move is not None:  # (no down_since: another node ran meanwhile, cluster.py)
                 # charged up to the last heartbeat before the stop, and again since this start
-                stopped = max(game.mark, min(self.down_since or self.started_at, self.started_at))
+                stopped = max(game.mark, min(self.down_since, self.started_at))
                 left = game.remaining(stopped)
                 left[game.to_move] = max(0.0, left[game.to_move] - max(0.0, now - self.started_at))
                 await self._commit(game, "resume", {"clock": left})
@@ -273,15 +283,22 @@ class GameServer:
         self.away.pop((game.id, player), None)
         conn.seats[game.id] = player
         conn.sent[game.id] = 0
+        if self.cluster is not None:
+            self.cluster.bound(game.id, player)
+
+    def _unbind(self, conn: Connection, game_id: str, player: str) -> None:
+        """The connection holding a seat is gone or left it: the player is away from now on."""
+        del self.seat_conn[(game_id, player)]
+        self.away[(game_id, player)] = self.clock()
+        if self.cluster is not None:
+            self.cluster.released(game_id, player)
+        if game_id in self.games:
+            self._broadcast(self.games[game_id])
 
     def _gone(self, conn: Connection) -> None:
-        now = self.clock()
-        for game_id, player in conn.seats.items():
+        for game_id, player in list(conn.seats.items()):
             if self.seat_conn.get((game_id, player)) is conn:
-                del self.seat_conn[(game_id, player)]
-                self.away[(game_id, player)] = now
-                if game_id in self.games:
-                    self._broadcast(self.games[game_id])
+                self._unbind(conn, game_id, player)
         for game_id in conn.watching:
             self.spectators.get(game_id, set()).discard(conn)
 
@@ -310,6 +327,8 @@ class GameServer:
         self._reply(conn, msg, "pong")
 
     async def on_list(self, conn, msg) -> None:
+        if self.cluster is not None:
+            await self.cluster.load_open()
         games = [{"game": g.id, "variant": g.row.variant, "options": g.row.options, "clock": g.row.clock,
                   "free": [p for p in g.players if p not in g.seats and p not in g.row.agents]}
                  for g in sorted(self.games.values(), key=lambda g: (g.row.created, g.id)) if g.phase == WAITING]
@@ -369,7 +388,7 @@ class GameServer:
     async def on_join(self, conn, msg) -> None:
         game = await self._game(msg)
         free = [p for p in game.players if p not in game.seats and p not in game.row.agents]
-        if game.phase != WAITING or not free:
+        if game.phase != WAITING or not free or game.row.rematch_of:  # a rematch's seats are its players'
             raise GameError(f"game {game.id} has no free seat", "game-full")
         side = msg.get("side", free[0])
         if side not in free:
@@ -389,6 +408,9 @@ class GameServer:
         game = await self._game(msg)
         given = token_hash(msg["token"])
         player = next((p for p, h in game.seats.items() if hmac.compare_digest(h, given)), None)
+        if player is None:  # the seat may have been claimed by another server process: ask the store
+            game.seats.update(await self.store.seats(game.id))
+            player = next((p for p, h in game.seats.items() if hmac.compare_digest(h, given)), None)
         if player is None:
             raise GameError(f"that token holds no seat in game {game.id}", "bad-token")
         self._bind(conn, game, player)
@@ -407,10 +429,7 @@ class GameServer:
         game_id = msg["game"]
         player = conn.seats.pop(game_id, None)
         if player is not None and self.seat_conn.get((game_id, player)) is conn:
-            del self.seat_conn[(game_id, player)]
-            self.away[(game_id, player)] = self.clock()
-            if game_id in self.games:
-                self._broadcast(self.games[game_id])
+            self._unbind(conn, game_id, player)
         conn.watching.discard(game_id)
         self.spectators.get(game_id, set()).discard(conn)
         self._reply(conn, msg, "left", game=game_id)
@@ -420,35 +439,50 @@ class GameServer:
         game = await self._game(msg)
         player = self._seat(conn, game)
         async with self.lock(game.id):
-            await self._commit(game, *game.decide_setup(player, msg["pieces"]), ack=(conn, msg))
+            await self._judged(game, lambda: game.decide_setup(player, msg["pieces"]), (conn, msg))
 
     async def on_play(self, conn, msg) -> None:
         game = await self._game(msg)
         player = self._seat(conn, game)
-        async with self.lock(game.id):
+
+        def decide():
             if "ply" in msg and game.state is not None and msg["ply"] != game.state.ply:
                 raise GameError(f"that move was meant for ply {msg['ply']}; the game is at ply {game.state.ply}",
                                 "stale")
-            await self._commit(game, *game.decide_move(player, msg["move"], self.clock()), ack=(conn, msg))
+            return game.decide_move(player, msg["move"], self.clock())
+
+        async with self.lock(game.id):
+            await self._judged(game, decide, (conn, msg))
 
     async def _simple(self, conn, msg) -> None:
         game = await self._game(msg)
         player = self._seat(conn, game)
         async with self.lock(game.id):
-            await self._commit(game, *game.decide_simple(player, msg["type"]), ack=(conn, msg))
+            await self._judged(game, lambda: game.decide_simple(player, msg["type"]), (conn, msg))
 
     on_resign = on_offer_draw = on_accept_draw = on_decline_draw = on_rematch = _simple
 
     # -- committing ----------------------------------------------------------------------------------
-    async def _commit(self, game: Game, kind: str, data: dict, ack=None) -> LogEntry:
+    async def _judged(self, game: Game, decide, ack) -> LogEntry:
+        """Decide on a client's request and commit the entry; when another server process committed first,
+        the game has caught up and the request is judged again on the new state (``conflict`` only if that
+        keeps happening)."""
+        for _ in range(5):
+            entry = await self._commit(game, *decide(), ack=ack)
+            if entry is not None:
+                return entry
+        raise GameError("the game changed meanwhile: look at the new view and try again", "conflict")
+
+    async def _commit(self, game: Game, kind: str, data: dict, ack=None) -> LogEntry | None:
         """Commit an entry to the store, then apply it, acknowledge it and send everyone their view.
-        Called with the game's lock held."""
+        Called with the game's lock held. When another writer took the entry's number first, the game
+        catches up and None is returned: a client's request is judged again (:meth:`_judged`), the server's
+        own entry (resume, timeout, sweep, agent) is dropped and reconsidered on the new state."""
         seq = game.seq + 1
         t = max(self.clock(), game.mark or 0.0)
         if not await self.store.append(game.id, seq, kind, data, t):
-            for entry in await self.store.entries(game.id, game.seq):  # another writer was first: catch up
-                game.apply(entry)
-            raise GameError("the game changed meanwhile: look at the new view and try again", "conflict")
+            catch_up(self, game, await self.store.entries(game.id, game.seq))  # another writer was first
+            return None  # judged again on the new state (_judged), or dropped (the server's own entries)
         entry = LogEntry(seq, kind, data, t)
         game.apply(entry)
         if ack is not None:
@@ -478,6 +512,8 @@ class GameServer:
         if not set(humans) <= game.rematch or game.rematch_game:
             return
         swap = {p: _other(game, p) for p in game.players}
+        if self.cluster is not None:  # a player connected to another node gets the seat from that node
+            humans = [p for p in humans if (game.id, p) in self.seat_conn]
         new, tokens = await self._new_game(game.row.variant, game.row.options, game.row.clock,
                                            {swap[p]: a for p, a in game.row.agents.items()},
                                            {swap[p]: None for p in humans}, rematch_of=game.id)
@@ -495,7 +531,8 @@ class GameServer:
     def _players(self, game: Game) -> dict:
         return {p: {"seated": p in game.seats or p in game.row.agents, "agent": game.row.agents.get(p),
                     "ready": p in game.setups or game.state is not None,
-                    "connected": p in game.row.agents or (game.id, p) in self.seat_conn}
+                    "connected": p in game.row.agents or (game.id, p) in self.seat_conn
+                    or (game.id, p) in self.remote_seats}
                 for p in game.players}
 
     def _clock(self, game: Game) -> dict | None:

@@ -5,11 +5,16 @@ from __future__ import annotations
 from .base import GameRow, LogEntry, Store, StoreError
 
 
-def open_store(location: str, sync: str = "normal") -> Store:
-    """The store for ``--db``: a file path (SQLite; ``sync`` "normal" or "full", see :mod:`.sqlite`). Other
-    schemes (``postgresql://``) are for later stores."""
-    if "://" in location:
-        raise StoreError(f"no store for {location.split('://')[0]}:// databases yet (use a SQLite file path)")
+def open_store(location: str, node: str | None = None, sync: str = "normal") -> Store:
+    """The store for ``--db``: ``postgresql://USER@HOST[:PORT]/DB`` (several server processes may share
+    it) or a file path (SQLite, one server process; ``sync`` "normal" or "full", see :mod:`.sqlite`)."""
+    scheme = location.split("://", 1)[0].lower() if "://" in location else ""
+    if scheme in ("postgresql", "postgres"):
+        from .postgres import PostgresStore
+
+        return PostgresStore(location, node)
+    if scheme:
+        raise StoreError(f"no store for {scheme[:20]}:// databases (use postgresql://... or a SQLite file path)")
     from .sqlite import SQLiteStore
 
     return SQLiteStore(location, sync)

@@ -100,6 +100,13 @@ class Store(abc.ABC):
     async def entries(self, game_id: str, after: int = 0) -> list[LogEntry]:
         """A game's log entries with ``seq > after``, in order."""
 
+    async def subscribe(self, callback) -> None:
+        """Call ``callback(game_id, seq, entry)`` (a coroutine function; ``entry`` may be None: read it with
+        :meth:`entries`) whenever *another server process* commits a log entry, so this one can catch up
+        and tell its own clients. A store that only one process uses
+        (SQLite) never calls it; the PostgreSQL store relays ``NOTIFY``."""
+        return None
+
     @abc.abstractmethod
     async def heartbeat(self, node: str, t: float) -> None:
         """Note that server ``node`` was alive at ``t`` (clocks are not charged for time a node was down)."""
