@@ -58,6 +58,7 @@ class Episode:
         # a GameState, so they keep the Python engine); ``state`` is then rebuilt from it only when read
         self.use_kernel = not beliefs and kernel_or_none(self.variant) is not None
         self._gs: GameState | None = None
+        self._by_code: dict[int, int] = {}  # kernel move code -> action number
         self._pos = None  # the KernelPosition (kernel) or the GameState (Python engine) the moves are made in
         self.placing: int | None = None  # the player placing pieces during a set-up phase
         self.placed: list[dict] = [{}, {}]
@@ -165,9 +166,12 @@ class Episode:
         if state is None:
             legal = self._placements()
         else:
-            legal = [] if state.result is not None else self.actions.indices(state.legal_moves())
-        mask = np.zeros(self.actions.n, np.int8)
-        mask[legal] = 1
+            legal = [] if state.result is not None else self.actions.indices(state.legal_moves()) \
+                if state is self._gs else state.legal_actions(self.actions, self._by_code)
+        marks = bytearray(self.actions.n)  # a fresh buffer a ply: a mask handed out never changes later
+        for i in legal:
+            marks[i] = 1
+        mask = np.frombuffer(marks, np.int8)
         mask.flags.writeable = False
         self._mask_cache = (*key, (legal, mask))
         return self._mask_cache[2]

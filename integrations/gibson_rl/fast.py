@@ -26,8 +26,9 @@ class KernelPosition:
         self._has_tokens = "flags" in state.variant.rules
         self.tokens = dict(state.tokens)
         self.result = state.result
+        self.codes: list[int] = []
         self._read()
-        self.outcome()
+        self._settle()
 
     def _read(self) -> None:
         self.board, _square, self.revealed, self.moved, _track, self.to_move, self.ply, _res = \
@@ -37,17 +38,35 @@ class KernelPosition:
         """The legal moves of the side to move (the engine's interned Move objects, in its order)."""
         return self.fast.legal_moves()
 
+    def legal_actions(self, space, by_code: dict) -> list[int]:
+        """The action numbers in ``space`` of the legal moves, in the engine's order, read from the kernel's
+        move codes (``by_code`` remembers each code's number: one table per variant)."""
+        try:
+            return [by_code[c] for c in self.codes]
+        except KeyError:
+            move = self.fast.kernel.move
+            for c in self.codes:
+                if c not in by_code:
+                    by_code[c] = space.index(move(c))
+            return [by_code[c] for c in self.codes]
+
     def outcome(self):
         """The result, the no-move ending included (as :meth:`GameState.outcome`)."""
-        if self.result is None:
-            self.result = self.fast.outcome()
         return self.result
+
+    def _settle(self) -> None:
+        """After a move: the legal move codes, and the result (the no-move ending included)."""
+        fast = self.fast
+        self.codes = fast.game.legal() if fast.result is None else []
+        if not self.codes:
+            fast.outcome()
+        self.result = fast.result
 
     def push(self, move) -> None:
         """Make a legal move, then settle the outcome (as an Episode step does with a GameState)."""
         fast = self.fast
         fast.push(move)
-        self.result = fast.outcome()
+        self._settle()
         self.history.append((move, fast.last_events()))
         self._read()
         if self._has_tokens:
