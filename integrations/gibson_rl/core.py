@@ -128,6 +128,11 @@ class Episode:
         """True once the game has a result."""
         return self._pos is not None and self._pos.result is not None
 
+    @property
+    def result(self):
+        """The game's Result once it is over, else None (read without rebuilding :attr:`state`)."""
+        return None if self._pos is None else self._pos.result
+
     def winner(self) -> str | None:
         """The winner's name, or None (game going on, or drawn)."""
         if not self.over:
