@@ -92,18 +92,13 @@ positive_number.__name__ = "number"
 def server_url(text: str) -> str:
     """An argparse type: a server address ``ws://HOST:PORT`` or ``wss://HOST:PORT``, checked before connecting
     (a wrong one would otherwise be retried with back-off for ever)."""
-    from urllib.parse import urlsplit
+    from .net.client import check_url
+    from .net.protocol import ProtocolError
 
     try:
-        parts = urlsplit(text) if len(text) <= 2000 else None
-        port_number = parts.port if parts else None
-    except ValueError:
-        parts = port_number = None
-    if parts is None or parts.scheme not in ("ws", "wss") or not parts.hostname:
-        raise argparse.ArgumentTypeError(f"expected a server address like ws://127.0.0.1:8765, got {quote(text, 40)}")
-    if port_number == 0:
-        raise argparse.ArgumentTypeError(f"port 0 is no server's port in {quote(text, 40)}")
-    return text
+        return check_url(text)
+    except ProtocolError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 server_url.__name__ = "address"

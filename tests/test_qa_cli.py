@@ -99,3 +99,23 @@ def test_a_huge_or_impossible_path_is_quoted_short(capsys, argv):
     out = capsys.readouterr()
     assert code in (1, 2) and "Traceback" not in out.err
     assert all(len(line) < 400 for line in (out.out + out.err).splitlines())
+
+
+def test_ctrl_c_ends_a_long_command_in_one_line():
+    """SIGINT once the arena has shown progress: status 130, one line, no traceback (nor a worker's)."""
+    import signal
+    import subprocess
+    import sys
+
+    script = "import sys; from gibson_core.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", script, "arena", "lattaque", "--agents", "random,random",
+                             "--games", "500"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        first = proc.stderr.read(1)  # the progress bar has started: the games are being played
+        assert first in (b"\r", b"[")
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and b"Traceback" not in err and err.endswith(b"gibson arena: interrupted\n")

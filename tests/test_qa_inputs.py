@@ -152,3 +152,26 @@ def test_wrong_flags_in_a_lesson_are_refused_with_words(flags):
         with pytest.raises(GibsonError, match="flags"):
             for item in read_lessons(file, "dover-patrol"):
                 item.start()
+
+
+@pytest.mark.parametrize("value", [[1], True, b"1", 2.5, {"a": 1}])
+def test_rl_environments_refuse_wrong_types_with_gibson_errors(value):
+    pytest.importorskip("gymnasium")
+    import gibson_rl  # noqa: F401  (registers the environments)
+    import gymnasium
+    from gibson_rl.core import Episode
+
+    calls = [lambda: Episode(value), lambda: Episode("lattaque", value), lambda: Episode("lattaque").reset(value),
+             lambda: gymnasium.make("gibson/lattaque-v0", opponent=value)]
+    for call in calls:
+        with pytest.raises(GibsonError):
+            call()
+
+
+@pytest.mark.parametrize("url", [None, "notaurl", "http://x", "ws://h:0", "ws://h:99999", "x" * 5000])
+def test_the_client_library_refuses_a_wrong_address_before_dialling(url):
+    from gibson_core.net.client import GameClient
+
+    with pytest.raises(GibsonError, match="server address") as err:
+        GameClient(url)
+    assert len(str(err.value)) < 200

@@ -54,6 +54,8 @@ class GameResult:
 
 def agent_from_spec(spec: str):
     """``search:level=hard`` or ``search-hard`` or ``heuristic`` -> an agent."""
+    if not isinstance(spec, str):
+        return make_agent(spec)  # an AgentError naming the wrong value
     name, _, rest = spec.partition(":")
     kwargs = {k: decode_text(v) for k, v in parse_option_args(rest.split(";")).items()} if rest else {}
     return make_agent(name, **kwargs)

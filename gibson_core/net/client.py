@@ -21,9 +21,24 @@ import contextlib
 import itertools
 import random
 
-from ..errors import GibsonError
+from ..errors import GibsonError, quote
 from ..observe import Observation
 from .protocol import PROTOCOL_VERSION, ProtocolError, decode_server_message, encode, observation_from_wire
+
+
+def check_url(url) -> str:
+    """``url`` if it is a server address ``ws://HOST[:PORT]`` or ``wss://…``, else ProtocolError with words
+    (checked before dialling: a wrong address would otherwise be retried with back-off for ever)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url) if isinstance(url, str) and len(url) <= 2000 else None
+        port = parts.port if parts else None
+    except ValueError:
+        parts = port = None
+    if parts is None or parts.scheme not in ("ws", "wss") or not parts.hostname or port == 0:
+        raise ProtocolError(f"expected a server address like ws://127.0.0.1:8765, got {quote(url, 40)}", "bad-url")
+    return url
 
 
 class ServerError(GibsonError):
@@ -88,7 +103,7 @@ class GameClient:
                  open_timeout: float = 10.0, ssl=None):
         """``ssl``: an ``ssl.SSLContext`` for a ``wss://`` server whose certificate the system does not
         trust (the default context checks it against the system's certificate authorities)."""
-        self.url = url
+        self.url = check_url(url)
         self.ssl = ssl
         self.reconnect = reconnect
         self.backoff = backoff
@@ -249,7 +264,12 @@ class GameClient:
         fut = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = fut
         try:
-            await self._ws.send(encode({**message, "id": msg_id}))
+            text = encode({**message, "id": msg_id})
+        except (TypeError, ValueError) as exc:  # a value JSON cannot carry: nothing was sent
+            self._pending.pop(msg_id, None)
+            raise ProtocolError(f"cannot send {quote(message.get('type'), 20)}: {str(exc)[:80]}") from None
+        try:
+            await self._ws.send(text)
         except Exception:
             self._pending.pop(msg_id, None)
             raise ConnectionLost("connection lost while sending") from None

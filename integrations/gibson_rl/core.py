@@ -12,15 +12,17 @@ Everything random comes from the reset seed, through the engine's derived genera
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import numpy as np
 
-from gibson_core.errors import GibsonError, IllegalMoveError
+from gibson_core.errors import GibsonError, IllegalMoveError, expect_type, quote
 from gibson_core.fastpath import kernel_or_none
 from gibson_core.plugins import load_variant
 from gibson_core.seeding import first_player, setup_rng
 from gibson_core.setup import random_setup, validate_setup
 from gibson_core.state import GameState
+from gibson_core.variant import Variant
 
 from .actions import Placement, action_space
 from .encode import Encoder
@@ -42,6 +44,9 @@ class Episode:
     """A game as an environment sees it. ``variant`` is a name or a compiled Variant."""
 
     def __init__(self, variant, options: dict | None = None, setup: str = "random", beliefs: bool = False):
+        if not isinstance(variant, (str, Variant)):
+            raise EnvOptionError(f"variant: expected a variant name, got {quote(variant, 30)}")
+        expect_type(options or {}, Mapping, "options", EnvOptionError)
         self.variant = load_variant(variant, variant_options(options or {}) or None) if isinstance(variant, str) \
             else variant
         if setup not in SETUP_MODES:
@@ -74,6 +79,8 @@ class Episode:
             validate_setup(self.variant, player, setup)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
+        elif not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise EnvOptionError(f"seed: expected a whole number, got {quote(seed, 30)}")
         self.seed = seed
         self.first = first_player(seed, self.players)
         self._gs = self._pos = None

@@ -226,10 +226,12 @@ async def run_loadtest(url: str, games: int, variant: str = "tri-tactics", max_m
     try:
         if server is not None:
             tasks = [asyncio.ensure_future(restarts()), asyncio.ensure_future(sample())]
+        gathering = asyncio.gather(*(_one_game(url, i, variant, max_moves, seed, think, tally) for i in range(games)),
+                                   return_exceptions=True)
+        # on Ctrl-C the games end cancelled: take that outcome so asyncio logs no "never retrieved" traceback
+        gathering.add_done_callback(lambda f: f.cancelled() or f.exception())
         try:
-            results = await asyncio.wait_for(asyncio.gather(
-                *(_one_game(url, i, variant, max_moves, seed, think, tally) for i in range(games)),
-                return_exceptions=True), timeout)
+            results = await asyncio.wait_for(gathering, timeout)
         except TimeoutError:  # the report below still says what finished and what was lost
             results = [TimeoutError(f"gave up after {timeout:g} s (--timeout)")]
         for res in results:
