@@ -41,7 +41,12 @@ def variant_options(options: dict) -> dict:
 
 
 class Episode:
-    """A game as an environment sees it. ``variant`` is a name or a compiled Variant."""
+    """A game as an environment sees it. ``variant`` is a name or a compiled Variant.
+
+    ``use_kernel`` (True when the engine's C kernel plays the variant exactly and there are no belief planes;
+    a change takes effect at the next reset) makes the moves in the kernel (:mod:`gibson_rl.fast`): everything
+    observable is the same, and :attr:`state` is then rebuilt in the Python engine only when it is read.
+    """
 
     def __init__(self, variant, options: dict | None = None, setup: str = "random", beliefs: bool = False):
         if not isinstance(variant, (str, Variant)):
