@@ -108,6 +108,11 @@ class UsageError(GibsonError, ValueError):
     """A command-line argument that does not fit the data it names (an agent, a viewer, a record)."""
 
 
+class NoLegalMoveError(GibsonError, ValueError):
+    """An agent was asked for a move in a view where its player has no legal move (the game is over, or it
+    is not that player's turn)."""
+
+
 class AgentError(UsageError):
     """An agent name or an agent setting that no agent accepts."""
 

@@ -95,6 +95,8 @@ class GameRecord:
         """Rebuild the game by playing every move (or the first ``upto``); RecordError names a bad ply."""
         if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int) or upto < 0):
             raise RecordError(f"a ply to stop at is a whole number from 0, got {quote(upto)}")
+        if upto is not None and upto > len(self.moves):
+            raise RecordError(f"the record has {len(self.moves)} plies; there is no ply {upto}")
         try:
             variant = load_variant(self.variant, self.options or None)
             self.check_players(variant)

@@ -90,6 +90,21 @@ def test_observations_round_trip_through_json_in_parts(name):
         state = _played(name, 60)
 
 
+@pytest.mark.parametrize("breakage", [{"pieces": [["x"]]}, {"legal": [5]}, {"since": -1}, {"since": True},
+                                      {"history": [["a1-a2", [{"kind": "nonsense"}]]]}, {"result": 7}])
+def test_a_malformed_view_leaves_the_clients_history_as_it_was(breakage):
+    """A view that cannot be read is refused whole: the history the client holds does not change."""
+    state = _played("lattaque", 30)
+    moves, events = [], []
+    first = json.loads(encode(observation_to_wire(observe(state, "blue"))))
+    observation_from_wire(first, moves, events)
+    kept = (list(moves), list(events))
+    broken = dict(json.loads(encode(observation_to_wire(observe(state, "blue"), since=10))), **breakage)
+    with pytest.raises(ProtocolError):
+        observation_from_wire(broken, moves, events)
+    assert (moves, events) == kept
+
+
 @pytest.mark.parametrize("name", variant_names())
 def test_a_spectator_view_holds_only_what_both_players_know(name):
     state = _played(name, 120, seed=3)

@@ -158,3 +158,27 @@ def test_explanations_come_from_the_submitters_view(name):
                 assert answers[0] == answers[1], move
                 tried += 1
     assert tried > 500
+
+
+def test_an_agent_asked_to_move_without_a_legal_move_says_so_in_a_gibson_error():
+    from gibson_core.ai import make_agent
+    from gibson_core.errors import NoLegalMoveError
+
+    state = _game("lattaque")
+    waiting = observe(state, state.variant.players[1])  # not red's turn: no legal move in red's view
+    for name in ("random", "heuristic", "search-easy"):
+        with pytest.raises(NoLegalMoveError, match="no legal move"):
+            make_agent(name).choose_move(waiting, random.Random(1), 0.01)
+
+
+def test_replaying_past_the_end_of_a_record_is_refused(tmp_path):
+    from gibson_core.errors import RecordError
+    from gibson_core.record import GameRecord
+
+    state = _game("lattaque")
+    setups = {p: {sq: t for sq, t in state.position().items() if t.startswith(p)} for p in state.variant.players}
+    record = GameRecord(variant="lattaque", setups={p: {sq: t.split()[1] for sq, t in s.items()} for p, s in setups.items()},
+                        moves=[])
+    assert record.replay(0).ply == 0
+    with pytest.raises(RecordError, match="no ply 3"):
+        record.replay(3)

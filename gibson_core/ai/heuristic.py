@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 
 from ..combat import ATTACKER, DEFENDER
+from ..errors import NoLegalMoveError
 from ..movegen import MoveTables
 from ..moves import MOVE
 from ..observe import Observation
@@ -295,7 +296,7 @@ class HeuristicAgent(Agent):
 
     def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None):
         if not observation.legal_moves:
-            raise ValueError(f"{observation.player} has no legal move to choose from")
+            raise NoLegalMoveError(f"{observation.player} has no legal move to choose from")
         scorer = MoveScorer(observation, variant_of(observation), rng)
         return max(observation.legal_moves, key=scorer.score)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from ..errors import NoLegalMoveError
 from ..moves import Move
 from ..observe import Observation
 from .base import Agent
@@ -16,5 +17,5 @@ class RandomAgent(Agent):
 
     def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None) -> Move:
         if not observation.legal_moves:
-            raise ValueError(f"{observation.player} has no legal move to choose from")
+            raise NoLegalMoveError(f"{observation.player} has no legal move to choose from")
         return rng.choice(observation.legal_moves)

@@ -45,6 +45,7 @@ import math
 import random
 import time
 
+from ..errors import NoLegalMoveError
 from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
@@ -203,7 +204,7 @@ class SearchAgent(Agent):
     def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None):
         legal = observation.legal_moves
         if not legal:
-            raise ValueError(f"{observation.player} has no legal move to choose from")
+            raise NoLegalMoveError(f"{observation.player} has no legal move to choose from")
         ranked, root, scorer = self._search(observation, rng, budget)
         if not ranked:
             return legal[0]

@@ -284,26 +284,29 @@ def observation_to_wire(obs: Observation, since: int = 0) -> dict:
 
 def observation_from_wire(data: dict, moves: list, events: list) -> Observation:
     """Rebuild an Observation from its JSON form. ``moves``/``events`` hold the history the client already
-    has (updated in place with the new part); ProtocolError when the data is malformed or leaves a gap."""
+    has (updated in place with the new part, only once the whole view has been read); ProtocolError when the
+    data is malformed or leaves a gap, and then the history is left as it was."""
     try:
         since = data["since"]
-        if not isinstance(since, int) or since > len(moves):
-            raise ProtocolError(f"history from ply {since} leaves a gap after ply {len(moves)}", "gap")
-        del moves[since:]
-        del events[since:]
-        for move, evs in data["history"]:
-            moves.append(str(move))
-            events.append(tuple(event_from_wire(e) for e in evs))
-        return Observation(
+        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= len(moves):
+            raise ProtocolError(f"history from ply {_short(str(since), 20)} leaves a gap after ply {len(moves)}",
+                                "gap")
+        new_moves = [str(move) for move, _evs in data["history"]]
+        new_events = [tuple(event_from_wire(e) for e in evs) for _move_text, evs in data["history"]]
+        all_moves, all_events = tuple(moves[:since]) + tuple(new_moves), tuple(events[:since]) + tuple(new_events)
+        view = Observation(
             variant=data["variant"], options=tuple(sorted(data["options"].items())), player=data["player"],
             to_move=data["to_move"], ply=data["ply"],
             pieces=tuple(_piece(tuple(row)) for row in data["pieces"]),
             removed=tuple(_piece(tuple(row)) for row in data["removed"]),
             tokens=tuple((k, _tuples(v)) for k, v in data["tokens"]),
-            moves=tuple(moves), events=tuple(events),
+            moves=all_moves, events=all_events,
             legal_moves=tuple(_move(m) for m in data["legal"]),
             result=tuple(data["result"]) if data["result"] else None,
         )
+        moves[:] = all_moves
+        events[:] = all_events
+        return view
     except ProtocolError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
