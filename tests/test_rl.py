@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gibson_rl import ActionError, ActionSpace, Encoder, Episode, action_to_move, move_to_action
 
-from gibson_core import Move, load_variant, variant_names
+from gibson_core import Move, fastpath, load_variant, variant_names
 from gibson_core.bench import new_game
 from gibson_core.observe import observe
 from gibson_core.setup import random_setup
@@ -254,6 +254,35 @@ def test_the_setup_phase_places_every_piece_before_play():
         placed += 1
     assert placed == 2 * variant.piece_count
     assert e.observe(e.agent_selection)["action_mask"][: e.episode.actions.n_moves].any()
+
+
+@pytest.mark.skipif(fastpath.kernel_module() is None, reason="the C kernel is not built here")
+@pytest.mark.parametrize("name", variant_names())
+def test_an_episode_in_the_kernel_equals_one_in_the_python_engine(name):
+    """The C kernel under an Episode changes nothing observable: same tensors, masks, results and history."""
+    options = {"ply-limit": 300} if "ply-limit" in load_variant(name).option_specs else {}
+    fast, slow = Episode(name, options), Episode(name, options)
+    slow.use_kernel = False
+    if fastpath.unsupported(fast.variant) is None:
+        assert fast.use_kernel
+    rng = random.Random(5)
+    for game in range(2):
+        fast.reset(seed=game)
+        slow.reset(seed=game)
+        while True:
+            for player in fast.players:
+                assert np.array_equal(fast.tensor(player), slow.tensor(player))
+                assert np.array_equal(fast.mask(player), slow.mask(player))
+            assert (fast.over, fast.current, fast.winner()) == (slow.over, slow.current, slow.winner())
+            if fast.over:
+                break
+            legal = fast.legal_actions()
+            assert legal == slow.legal_actions()
+            action = rng.choice(legal)
+            fast.step(action)
+            slow.step(action)
+        assert fast.state.history == slow.state.history
+        assert fast.state.result == slow.state.result
 
 
 def test_a_move_that_is_not_legal_is_refused_and_changes_nothing():

@@ -7,7 +7,8 @@ Three loops, each for about ``seconds``:
   step builds the mover's tensor and mask, picks a random one of the legal action numbers and makes it
   (checked against the mask); a finished game is followed by a reset (random set-ups; reset time included);
 - ``pettingzoo AEC steps/s``: the same through the PettingZoo API (``last()``, ``step()``);
-- ``engine plies/s``: the engine alone (legal moves and push), the figure the environment is measured against.
+- ``engine plies/s``: the Python engine alone (legal moves and push), the yardstick of the earlier figures (the
+  environment itself plays in the compiled kernel when the kernel plays the variant exactly).
 
 Each figure is given per second of wall-clock time and per second of this process's CPU time: on a shared,
 loaded machine the second is the steadier one.

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from gibson_core.errors import GibsonError, IllegalMoveError, expect_type, quote
+from gibson_core.fastpath import kernel_or_none
 from gibson_core.plugins import load_variant
 from gibson_core.seeding import first_player, setup_rng
 from gibson_core.setup import random_setup, validate_setup
@@ -25,6 +26,7 @@ from gibson_core.variant import Variant
 
 from .actions import Placement, action_space
 from .encode import Encoder
+from .fast import KernelPosition
 
 SETUP_MODES = ("random", "phase")
 
@@ -39,7 +41,12 @@ def variant_options(options: dict) -> dict:
 
 
 class Episode:
-    """A game as an environment sees it. ``variant`` is a name or a compiled Variant."""
+    """A game as an environment sees it. ``variant`` is a name or a compiled Variant.
+
+    ``use_kernel`` (True when the engine's C kernel plays the variant exactly and there are no belief planes;
+    a change takes effect at the next reset) makes the moves in the kernel (:mod:`gibson_rl.fast`): everything
+    observable is the same, and :attr:`state` is then rebuilt in the Python engine only when it is read.
+    """
 
     def __init__(self, variant, options: dict | None = None, setup: str = "random", beliefs: bool = False):
         if not isinstance(variant, (str, Variant)):
@@ -57,7 +64,12 @@ class Episode:
         self.players = self.variant.players
         self.actions = action_space(self.variant, placements=setup == "phase")
         self.encoder = Encoder(self.variant, beliefs=beliefs)
-        self.state: GameState | None = None
+        # the C kernel plays the game when it plays this variant exactly (the belief planes need Observations of
+        # a GameState, so they keep the Python engine); ``state`` is then rebuilt from it only when read
+        self.use_kernel = not beliefs and kernel_or_none(self.variant) is not None
+        self._gs: GameState | None = None
+        self._by_code: dict[int, int] = {}  # kernel move code -> action number
+        self._pos = None  # the KernelPosition (kernel) or the GameState (Python engine) the moves are made in
         self.placing: int | None = None  # the player placing pieces during a set-up phase
         self.placed: list[dict] = [{}, {}]
         self._views = None
@@ -76,7 +88,7 @@ class Episode:
             raise EnvOptionError(f"seed: expected a whole number, got {quote(seed, 30)}")
         self.seed = seed
         self.first = first_player(seed, self.players)
-        self.state = None
+        self._gs = self._pos = None
         self._mask_cache = None
         if self.setup_mode == "phase":
             self.placed = [dict(setups.get(p, {})) for p in self.players]
@@ -99,9 +111,21 @@ class Episode:
     def _start(self, setups: dict) -> None:
         self.placing = None
         self._mask_cache = None
-        self.state = GameState.from_setups(self.variant, setups, self.first)
+        self._gs = GameState.from_setups(self.variant, setups, self.first)
         self._views = [self.encoder.view(p) for p in self.players]
-        self.state.outcome()
+        self._pos = KernelPosition(self._gs) if self.use_kernel and self._gs.result is None else self._gs
+        self._pos.outcome()
+
+    @property
+    def state(self) -> GameState | None:
+        """The game (None during a set-up phase). When the kernel plays it, this GameState is brought up to date
+        by replaying the kernel's moves in the Python engine: read it, never change it."""
+        gs, pos = self._gs, self._pos
+        if pos is not gs and pos is not None:
+            for move, _events in pos.history[len(gs.history):]:
+                gs.push(move)
+                gs.outcome()
+        return gs
 
     # -- reading ----------------------------------------------------------------------------------------
     @property
@@ -109,18 +133,23 @@ class Episode:
         """The player whose action is awaited (the placing player during a set-up phase)."""
         if self.placing is not None:
             return self.players[self.placing]
-        return self.state.player
+        return self.players[self._pos.to_move]
 
     @property
     def over(self) -> bool:
         """True once the game has a result."""
-        return self.state is not None and self.state.result is not None
+        return self._pos is not None and self._pos.result is not None
+
+    @property
+    def result(self):
+        """The game's Result once it is over, else None (read without rebuilding :attr:`state`)."""
+        return None if self._pos is None else self._pos.result
 
     def winner(self) -> str | None:
         """The winner's name, or None (game going on, or drawn)."""
         if not self.over:
             return None
-        w = self.state.result.winner
+        w = self._pos.result.winner
         return w if w in self.players else None
 
     def reward(self, player: str) -> float:
@@ -133,14 +162,14 @@ class Episode:
         player = player or self.current
         if self.placing is not None:
             return self._placements() if player == self.current else []
-        if self.over or player != self.state.player:
+        if self.over or player != self.current:
             return []
         return list(self._legal()[0])
 
     def _legal(self) -> tuple:
         """(legal action numbers, read-only mask) of the side to move, computed once a ply (the cache holds
         the state itself, never an id that a later state could reuse)."""
-        state = self.state
+        state = self._pos
         cache = self._mask_cache
         if state is not None:
             plies = len(state.history)
@@ -154,9 +183,12 @@ class Episode:
         if state is None:
             legal = self._placements()
         else:
-            legal = [] if state.result is not None else self.actions.indices(state.legal_moves())
-        mask = np.zeros(self.actions.n, np.int8)
-        mask[legal] = 1
+            legal = [] if state.result is not None else self.actions.indices(state.legal_moves()) \
+                if state is self._gs else state.legal_actions(self.actions, self._by_code)
+        marks = bytearray(self.actions.n)  # a fresh buffer a ply: a mask handed out never changes later
+        for i in legal:
+            marks[i] = 1
+        mask = np.frombuffer(marks, np.int8)
         mask.flags.writeable = False
         self._mask_cache = (*key, (legal, mask))
         return self._mask_cache[2]
@@ -173,10 +205,10 @@ class Episode:
 
     def tensor(self, player: str) -> np.ndarray:
         """``player``'s observation tensor now."""
-        if self.state is None:
+        if self._pos is None:
             p = self.variant.player_index(player)
             return self.encoder.setup_tensor(player, self.placed[p], self.placing == p)
-        return self._views[self.variant.player_index(player)].tensor(self.state)
+        return self._views[self.variant.player_index(player)].tensor(self._pos)
 
     # -- acting -----------------------------------------------------------------------------------------
     def step(self, action: int) -> None:
@@ -189,8 +221,10 @@ class Episode:
             raise IllegalMoveError(str(item), "the game is over", self.state.describe())
         if not self._legal()[1][action]:
             raise IllegalMoveError(str(item), "not a legal move here", self.state.describe())
-        self.state.push(item)
-        self.state.outcome()
+        pos = self._pos
+        pos.push(item)
+        if pos is self._gs:
+            pos.outcome()
 
     # -- the set-up phase -------------------------------------------------------------------------------
     def _remaining(self, p: int) -> dict:

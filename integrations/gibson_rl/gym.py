@@ -43,6 +43,8 @@ class GibsonEnv(gymnasium.Env):
         from gibson_core.ai.arena import agent_from_spec
 
         self.episode = Episode(variant, options, setup=setup, beliefs=beliefs)
+        # the opponent reads an Observation of the GameState every ply: the Python engine plays the game
+        self.episode.use_kernel = False
         self.variant = self.episode.variant
         self.player = player or self.variant.players[0]
         if self.player not in self.variant.players:
@@ -91,7 +93,7 @@ class GibsonEnv(gymnasium.Env):
     def _info(self) -> dict:
         info = {"action_mask": self.episode.mask(self.player).copy()}
         if self.episode.over:
-            info["result"] = self.episode.state.result.reason
+            info["result"] = self.episode.result.reason
             info["winner"] = self.episode.winner()
         return info
 

@@ -98,7 +98,7 @@ class GibsonAECEnv(AECEnv):
             for a in self.agents:
                 self.rewards[a] = ep.reward(a)
                 self.terminations[a] = True
-                self.infos[a] = {"result": ep.state.result.reason, "winner": ep.winner()}
+                self.infos[a] = {"result": ep.result.reason, "winner": ep.winner()}
         else:
             for a in self.agents:
                 self.rewards[a] = 0.0
