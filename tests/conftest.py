@@ -84,3 +84,13 @@ def pg_cluster():
 
     with throwaway_cluster() as dsn:
         yield dsn
+
+
+@pytest.fixture
+def driver(tmp_path, monkeypatch):
+    """A headless window driven by real events (``gibson_pygame.testing.UIDriver``), with its own Gibson
+    folder (settings, saves, keys) in the test's temporary folder."""
+    from gibson_pygame.testing import UIDriver
+
+    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
+    return UIDriver()

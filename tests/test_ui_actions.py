@@ -1,22 +1,19 @@
 """Actions (illuminate, fire, hand-over) are reached through the same clicks as moves, for every
 registered variant whose random games offer them; and the window re-lays itself out when resized."""
 
-import os
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import random  # noqa: E402
+import random
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from gibson_pygame.scenes.play import PlayScene  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
+import pygame
+import pytest
+from gibson_pygame.scenes.play import PlayScene
+from gibson_pygame.session import GameConfig, Session
+from gibson_pygame.testing import UIDriver
 
-from gibson_core import load_variant, variant_names  # noqa: E402
-from gibson_core.check import build_case_state  # noqa: E402
-from gibson_core.moves import Move  # noqa: E402
+from gibson_core import load_variant, variant_names
+from gibson_core.check import build_case_state
+from gibson_core.moves import Move
 
 KINDS = ("illuminate", "fire", "handover")
 

@@ -1,26 +1,17 @@
 """How the window feels: fights that change nothing say why, banners never repeat a line, the status line
 says when the game is over, lost pieces are grouped into readable icons."""
 
-import os
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from gibson_pygame.scenes.play import PlayScene  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
+import pygame
+import pytest
+from gibson_pygame.scenes.play import PlayScene
+from gibson_pygame.session import GameConfig, Session
+from gibson_pygame.testing import UIDriver
 
-from gibson_core import GameState, load_variant  # noqa: E402
+from gibson_core import GameState, load_variant
 
 VARIANT = "tri-tactics"
-
-
-@pytest.fixture
-def driver(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
-    return UIDriver()
 
 
 def hot_seat(position: dict, to_move: str = "blue") -> Session:

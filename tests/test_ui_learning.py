@@ -2,37 +2,27 @@
 real clicks, the attack-after-moving explanation, Hints (H) and the Review of a saved record. Real events are
 posted (the pointer really moved for hover), the app stepped frame by frame, headless."""
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from gibson_pygame import storage  # noqa: E402
-from gibson_pygame.hints import analyse  # noqa: E402
-from gibson_pygame.rules import RulesDialog  # noqa: E402
-from gibson_pygame.scenes.launcher import LauncherScene  # noqa: E402
-from gibson_pygame.scenes.lessons import LessonScene  # noqa: E402
-from gibson_pygame.scenes.play import PlayScene  # noqa: E402
-from gibson_pygame.scenes.position import ALL  # noqa: E402
-from gibson_pygame.scenes.review import ReviewScene, ReviewSession  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
-from gibson_pygame.valuetable import ValueTableDialog  # noqa: E402
-
-from gibson_core import GameState, load_variant, variant_names  # noqa: E402
-from gibson_core.lessons import deciding_rule, load_lessons, reasons  # noqa: E402
-from gibson_core.moves import ILLUMINATE, MOVE  # noqa: E402
-from gibson_core.observe import observe  # noqa: E402
-from gibson_core.record import GameRecord, load_record  # noqa: E402
-from gibson_core.valuetable import marks_legend  # noqa: E402
 
 
-@pytest.fixture
-def driver(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
-    return UIDriver()
+import pygame
+import pytest
+from gibson_pygame import storage
+from gibson_pygame.hints import analyse
+from gibson_pygame.rules import RulesDialog
+from gibson_pygame.scenes.launcher import LauncherScene
+from gibson_pygame.scenes.lessons import LessonScene
+from gibson_pygame.scenes.play import PlayScene
+from gibson_pygame.scenes.position import ALL
+from gibson_pygame.scenes.review import ReviewScene, ReviewSession
+from gibson_pygame.session import GameConfig, Session
+from gibson_pygame.valuetable import ValueTableDialog
+
+from gibson_core import GameState, load_variant, variant_names
+from gibson_core.lessons import deciding_rule, load_lessons, reasons
+from gibson_core.moves import ILLUMINATE, MOVE
+from gibson_core.observe import observe
+from gibson_core.record import GameRecord, load_record
+from gibson_core.valuetable import marks_legend
 
 
 def launcher_on(driver, name):

@@ -5,19 +5,16 @@ reveal from the published record. The server runs in-process on an ephemeral por
 import os
 import time
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+import pytest
+from gibson_pygame.scenes.gameover import GameOverScene
+from gibson_pygame.scenes.launcher import LauncherScene
+from gibson_pygame.scenes.online import OnlineLobbyScene, OnlinePlayScene, OnlineSetupScene, WaitingScene
+from gibson_pygame.session import FRIEND, GameConfig
+from gibson_pygame.testing import UIDriver
+from netharness import LoopThread, Served
 
-import pytest  # noqa: E402
-from gibson_pygame.scenes.gameover import GameOverScene  # noqa: E402
-from gibson_pygame.scenes.launcher import LauncherScene  # noqa: E402
-from gibson_pygame.scenes.online import OnlineLobbyScene, OnlinePlayScene, OnlineSetupScene, WaitingScene  # noqa: E402
-from gibson_pygame.session import FRIEND, GameConfig  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
-from netharness import LoopThread, Served  # noqa: E402
-
-from gibson_core.plugins import load_variant  # noqa: E402
-from gibson_core.setup import random_setup  # noqa: E402
+from gibson_core.plugins import load_variant
+from gibson_core.setup import random_setup
 
 
 def step_until(driver, condition, timeout: float = 20.0) -> None:

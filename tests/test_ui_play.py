@@ -1,30 +1,19 @@
 """Scripted UI tests of the pygame front end: real events posted to the queue, the app stepped frame by
 frame (dummy video driver, the computer answering synchronously), assertions on rendered pixels."""
 
-import os
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from gibson_pygame import storage, theme  # noqa: E402
-from gibson_pygame.scenes.handover import HandoverScene  # noqa: E402
-from gibson_pygame.scenes.launcher import LauncherScene  # noqa: E402
-from gibson_pygame.scenes.play import PlayScene  # noqa: E402
-from gibson_pygame.scenes.setup import SetupScene, start_game  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
+import pygame
+from gibson_pygame import storage, theme
+from gibson_pygame.scenes.handover import HandoverScene
+from gibson_pygame.scenes.launcher import LauncherScene
+from gibson_pygame.scenes.play import PlayScene
+from gibson_pygame.scenes.setup import SetupScene, start_game
+from gibson_pygame.session import GameConfig, Session
 
-from gibson_core import GameState, load_variant  # noqa: E402
+from gibson_core import GameState, load_variant
 
 VARIANT = "tri-tactics"
-
-
-@pytest.fixture
-def driver(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
-    return UIDriver()
 
 
 def face(variant, type_id) -> pygame.Color:

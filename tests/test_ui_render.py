@@ -3,19 +3,15 @@ walls are drawn on their edges, hidden enemy pieces show no identity, and the co
 
 import os
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+import pytest
+from gibson_pygame import theme
+from gibson_pygame.ai_worker import AIWorker
+from gibson_pygame.board import BoardView
+from gibson_pygame.screenshot import render_position, render_session
+from gibson_pygame.session import GameConfig, Session
 
-
-import pytest  # noqa: E402
-from gibson_pygame import theme  # noqa: E402
-from gibson_pygame.ai_worker import AIWorker  # noqa: E402
-from gibson_pygame.board import BoardView  # noqa: E402
-from gibson_pygame.screenshot import render_position, render_session  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-
-from gibson_core import variant_names  # noqa: E402
-from gibson_core.events import REVEAL_ALL  # noqa: E402
+from gibson_core import variant_names
+from gibson_core.events import REVEAL_ALL
 
 
 def overlay_squares(variant) -> set[int]:

@@ -3,25 +3,21 @@ part), a resumed game is exact and keeps its seats, a changed or foreign file is
 where the user clicked, and saving to an unwritable folder says so instead of crashing."""
 
 import json
-import os
 import random
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+import pygame
+import pytest
+from gibson_pygame import savegame, storage
+from gibson_pygame.scenes.gameover import GameOverScene
+from gibson_pygame.scenes.launcher import LauncherScene
+from gibson_pygame.scenes.play import PlayScene
+from gibson_pygame.scenes.setup import start_game
+from gibson_pygame.session import GameConfig, Session
+from gibson_pygame.testing import UIDriver
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from gibson_pygame import savegame, storage  # noqa: E402
-from gibson_pygame.scenes.gameover import GameOverScene  # noqa: E402
-from gibson_pygame.scenes.launcher import LauncherScene  # noqa: E402
-from gibson_pygame.scenes.play import PlayScene  # noqa: E402
-from gibson_pygame.scenes.setup import start_game  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
-
-from gibson_core import load_variant  # noqa: E402
-from gibson_core.errors import RecordError  # noqa: E402
-from gibson_core.setup import random_setup  # noqa: E402
+from gibson_core import load_variant
+from gibson_core.errors import RecordError
+from gibson_core.setup import random_setup
 
 VARIANT = "tri-tactics"
 

@@ -5,25 +5,14 @@ screen that shows nothing of the game."""
 import os
 import signal
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+import pygame
+from gibson_pygame.scenes.handover import ConsentScene, HandoverScene
+from gibson_pygame.scenes.play import PlayScene
+from gibson_pygame.session import GameConfig, Session
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from gibson_pygame.scenes.handover import ConsentScene, HandoverScene  # noqa: E402
-from gibson_pygame.scenes.play import PlayScene  # noqa: E402
-from gibson_pygame.session import GameConfig, Session  # noqa: E402
-from gibson_pygame.testing import UIDriver  # noqa: E402
-
-from gibson_core import GameState, load_variant  # noqa: E402
+from gibson_core import GameState, load_variant
 
 VARIANT = "tri-tactics"
-
-
-@pytest.fixture
-def driver(tmp_path, monkeypatch):
-    monkeypatch.setenv("GIBSON_HOME", str(tmp_path))
-    return UIDriver()
 
 
 def position(opponent: str) -> Session:
