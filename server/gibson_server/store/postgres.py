@@ -29,6 +29,7 @@ import uuid
 from urllib.parse import urlsplit, urlunsplit
 
 from .base import GameRow, LogEntry, StoreError
+from .batching import GroupCommit
 from .shared import Holder, SharedStore
 
 CHANNEL = "gibson_log"
@@ -75,8 +76,7 @@ class PostgresStore(SharedStore):
         self.dsn = dsn
         self.node = node or f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._write = self._read = self._listen = None
-        self._pending: list = []
-        self._flusher: asyncio.Task | None = None
+        self._log = GroupCommit(self._write_batch, self.where)
         self._listener: asyncio.Task | None = None
         self._subscribers: list = []
 
@@ -122,8 +122,7 @@ class PostgresStore(SharedStore):
                     (str(number),))
 
     async def close(self) -> None:
-        if self._flusher is not None:
-            await self._flusher
+        await self._log.drain()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -202,29 +201,7 @@ class PostgresStore(SharedStore):
 
     # -- the log -------------------------------------------------------------------------------------
     async def append(self, game_id: str, seq: int, kind: str, data: dict, t: float) -> bool:
-        fut = asyncio.get_running_loop().create_future()
-        self._pending.append(((game_id, seq, kind, data, t), fut))
-        if self._flusher is None:
-            self._flusher = asyncio.ensure_future(self._flush())
-        return await fut
-
-    async def _flush(self) -> None:
-        try:
-            await asyncio.sleep(0)  # let the requests of this turn of the event loop join the batch
-            while self._pending:
-                batch, self._pending = self._pending, []
-                try:
-                    results = await self._write_batch([row for row, _ in batch])
-                except Exception as exc:  # the database failed: every waiter learns it
-                    for _, fut in batch:
-                        if not fut.done():
-                            fut.set_exception(StoreError(f"{self.where}: write failed: {str(exc)[:300]}"))
-                    continue
-                for (_, fut), ok in zip(batch, results, strict=True):
-                    if not fut.done():
-                        fut.set_result(ok)
-        finally:
-            self._flusher = None
+        return await self._log.add((game_id, seq, kind, data, t))
 
     async def _write_batch(self, rows: list) -> list[bool]:
         """One statement per entry: inserted only if its number is free (the primary key) and the previous

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .base import GameRow, LogEntry, Store, StoreError
+from .batching import GroupCommit
 
 SCHEMA_VERSION = 1
 CHECKPOINT_PAGES = 1000
@@ -46,8 +47,7 @@ class SQLiteStore(Store):
         self.sync = sync
         self._db: sqlite3.Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gibson-sqlite")
-        self._pending: list = []
-        self._flusher: asyncio.Task | None = None
+        self._log = GroupCommit(lambda rows: self._run(self._write, rows), str(self.path), self._maybe_checkpoint)
         self.inline = sync != "full"
         self._since_checkpoint = 0
         self._checkpoint: asyncio.Future | None = None
@@ -96,8 +96,7 @@ class SQLiteStore(Store):
             self._checkpoint = asyncio.get_running_loop().run_in_executor(self._pool, self._checkpoint_now)
 
     async def close(self) -> None:
-        if self._flusher is not None:
-            await self._flusher
+        await self._log.drain()
         if self._checkpoint is not None:
             with contextlib.suppress(sqlite3.Error):
                 await self._checkpoint
@@ -166,30 +165,7 @@ class SQLiteStore(Store):
 
     # -- the log -------------------------------------------------------------------------------------
     async def append(self, game_id: str, seq: int, kind: str, data: dict, t: float) -> bool:
-        fut = asyncio.get_running_loop().create_future()
-        self._pending.append(((game_id, seq, kind, json.dumps(data, sort_keys=True), t), fut))
-        if self._flusher is None:
-            self._flusher = asyncio.ensure_future(self._flush())
-        return await fut
-
-    async def _flush(self) -> None:
-        try:
-            await asyncio.sleep(0)  # let the requests of this turn of the event loop join the batch
-            while self._pending:
-                batch, self._pending = self._pending, []
-                try:
-                    results = await self._run(self._write, [row for row, _ in batch])
-                except Exception as exc:  # the database failed: every waiter learns it
-                    for _, fut in batch:
-                        if not fut.done():
-                            fut.set_exception(StoreError(f"{self.path}: write failed: {exc}"))
-                    continue
-                for (_, fut), ok in zip(batch, results, strict=True):
-                    if not fut.done():
-                        fut.set_result(ok)
-                self._maybe_checkpoint(len(batch))
-        finally:
-            self._flusher = None
+        return await self._log.add((game_id, seq, kind, json.dumps(data, sort_keys=True), t))
 
     def _write(self, rows: list) -> list[bool]:
         db = self._db
