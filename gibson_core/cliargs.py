@@ -53,15 +53,20 @@ def whole_from(lo: int, what: str | None = None, hi: int | None = None):
     return parse
 
 
-def positive_seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds greater than 0."""
-    value = _number(text, float, 0.0, "a number of seconds greater than 0")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds greater than 0, got {quote(text, 30)}")
-    return value
+def above_zero(what: str, name: str):
+    """An argparse type: a finite number greater than 0, described as ``what`` in messages."""
+
+    def parse(text: str) -> float:
+        value = _number(text, float, 0.0, what)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {quote(text, 30)}")
+        return value
+
+    parse.__name__ = name
+    return parse
 
 
-positive_seconds.__name__ = "seconds"
+positive_seconds = above_zero("a number of seconds greater than 0", "seconds")
 count = whole_from(1)
 count.__name__ = "count"
 ply_number = whole_from(0, "a ply number from 0")
@@ -78,15 +83,7 @@ def seconds_from_zero(text: str) -> float:
 seconds_from_zero.__name__ = "seconds"
 
 
-def positive_number(text: str) -> float:
-    """An argparse type: a finite number greater than 0 (a rate, a budget)."""
-    value = _number(text, float, 0.0, "a number greater than 0")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number greater than 0, got {quote(text, 30)}")
-    return value
-
-
-positive_number.__name__ = "number"
+positive_number = above_zero("a number greater than 0", "number")  # a rate, a budget
 
 
 def server_url(text: str) -> str:

@@ -210,12 +210,8 @@ class OnlinePlayScene(PlayScene):
             self.resize(self.size)  # the draw button follows the offer
         if self.session.message:
             self.message, self.session.message = self.session.message, ""
-        if self.banner is not None:
-            self.banner.left -= dt
-            self.banner.age += dt
-            if self.banner.left > 0:
-                return
-            self.banner = None
+        if self.banner_showing(dt):
+            return
         if self.session.result() is not None and self.session.game.record is not None:
             self.game_over()  # the full reveal, from the record the server publishes after the end
 

@@ -503,6 +503,17 @@ class PlayScene(PositionScene):
             self.undo_button.enabled = bool(plies) and not why
             self.undo_button.reason = why
 
+    def banner_showing(self, dt: float) -> bool:
+        """Age the reveal banner by ``dt``; True while it is still shown (the game waits for it)."""
+        if self.banner is None:
+            return False
+        self.banner.left -= dt
+        self.banner.age += dt
+        if self.banner.left > 0:
+            return True
+        self.banner = None
+        return False
+
     def update(self, dt: float) -> None:
         self.anim.update(dt)
         self.update_undo_button()
@@ -517,12 +528,8 @@ class PlayScene(PositionScene):
         if self.session.computer_to_move():
             self.thinking_time += dt
             self.session.start_thinking()  # it thinks while a banner is still shown
-        if self.banner is not None:
-            self.banner.left -= dt
-            self.banner.age += dt
-            if self.banner.left > 0:
-                return
-            self.banner = None
+        if self.banner_showing(dt):
+            return
         if self.session.result() is not None:
             self.game_over()
             return
