@@ -47,24 +47,19 @@ class OnlineLobbyScene(Scene):
             return None
 
     def host(self) -> None:
-        session = self._session()
-        if session is None:
-            return
-        try:
-            session.host(self.config)
-        except (GibsonError, TimeoutError) as exc:
-            self.message = str(exc)
-            session.close()
-            return
-        self.app.session = session
-        self.app.switch(WaitingScene(self.app, session))
+        """Create a game on the server with the launcher's choices, then wait for the opponent."""
+        self._enter(lambda session: session.host(self.config))
 
     def join(self, code: str) -> None:
+        """Join the game with this code, then wait for it to start."""
+        self._enter(lambda session: session.join(code))
+
+    def _enter(self, ask) -> None:
         session = self._session()
         if session is None:
             return
         try:
-            session.join(code)
+            ask(session)
         except (GibsonError, TimeoutError) as exc:
             self.message = str(exc)
             session.close()
