@@ -77,18 +77,7 @@ def measure(variant_name: str, seconds: float = 3.0, seed: int = 1, options: dic
     figures["legal-move enumerations/s (midgame)"] = count / elapsed
     figures["legal moves per midgame position"] = moves_total / max(count, 1)
 
-    state = new_game(variant, rng)
-    start = time.process_time()
-    pushes = 0
-    while time.process_time() - start < seconds / 2:
-        moves = state.legal_moves()
-        if not moves or len(state.history) > 300:
-            while state.history and state._stack:
-                state.pop()
-            continue
-        state.push(rng.choice(moves))
-        pushes += 1
-    figures["push (+generate) per second"] = pushes / (time.process_time() - start)
+    figures["push (+generate) per second"] = _push_rate(new_game(variant, rng), rng, seconds / 2)
     figures["search-agent iterations/s"] = search_iterations(variant, seconds / 2, seed, compiled=False)
 
     tracemalloc.start()
@@ -160,20 +149,25 @@ def _measure_fast(variant, seconds: float, seed: int) -> dict:
     figures["legal-move enumerations/s (midgame)"] = count / (time.process_time() - start)
     figures["legal moves per midgame position"] = moves_total / max(count, 1)
 
-    fast = FastGame(new_game(variant, rng))
-    start = time.process_time()
-    pushes = 0
-    while time.process_time() - start < seconds / 2:
-        moves = fast.legal_moves()
-        if not moves or len(fast.history) > 300:
-            while fast.history:
-                fast.pop()
-            continue
-        fast.push(rng.choice(moves))
-        pushes += 1
-    figures["push (+generate) per second"] = pushes / (time.process_time() - start)
+    figures["push (+generate) per second"] = _push_rate(FastGame(new_game(variant, rng)), rng, seconds / 2)
     figures["search-agent iterations/s"] = search_iterations(variant, seconds / 2, seed, compiled=True)
     return figures
+
+
+def _push_rate(game, rng: random.Random, seconds: float) -> float:
+    """Random moves pushed a CPU second, each after listing the legal moves, popping back to the start every
+    300 plies or at the end of a game (``game``: a GameState or a FastGame)."""
+    start = time.process_time()
+    pushes = 0
+    while time.process_time() - start < seconds:
+        moves = game.legal_moves()
+        if not moves or len(game.history) > 300:
+            while game.history:
+                game.pop()
+            continue
+        game.push(rng.choice(moves))
+        pushes += 1
+    return pushes / (time.process_time() - start)
 
 
 def format_table(variant_name: str, figures: dict, engine: str = "python") -> str:
