@@ -17,7 +17,7 @@ from gibson_core.match import play_match
 from gibson_core.plugins import load_variant, variant_names
 for name in variant_names():
     variant = load_variant(name)
-    for pair, plies in ((("heuristic", "random"), 60), (("search", "heuristic"), 16)):
+    for pair, plies in ((("heuristic", "random"), 40), (("search", "heuristic"), 12)):
         agents = [make_agent(a, seconds=None, iterations=5, depth=3) if a == "search" else make_agent(a)
                   for a in pair]
         record, _state = play_match(variant, agents, seed=3, max_plies=plies)
