@@ -20,7 +20,7 @@ import re
 import attrs
 
 from .. import events as ev
-from ..errors import JSON_ERRORS, GibsonError
+from ..errors import JSON_ERRORS, GibsonError, quote
 from ..moves import Move
 from ..observe import Observation
 from ..pieces import Piece
@@ -42,11 +42,6 @@ class ProtocolError(GibsonError, ValueError):
         super().__init__(message)
 
 
-def _short(value, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 # ------------------------------------------------------------------------------------------------
 # Field checkers: each returns the clean value or raises ProtocolError naming the field
 # ------------------------------------------------------------------------------------------------
@@ -59,9 +54,9 @@ class Text:
 
     def check(self, name: str, value):
         if not isinstance(value, str) or not value or len(value) > self.max_len:
-            raise ProtocolError(f"{name} must be a string of 1 to {self.max_len} characters, not {_short(value)}")
+            raise ProtocolError(f"{name} must be a string of 1 to {self.max_len} characters, not {quote(value)}")
         if self.pattern and not re.fullmatch(self.pattern, value):
-            raise ProtocolError(f"{name} {_short(value)} is not of the expected form")
+            raise ProtocolError(f"{name} {quote(value)} is not of the expected form")
         return value
 
 
@@ -77,7 +72,7 @@ class Number:
         kinds = (int, float) if self.real else (int,)
         if isinstance(value, bool) or not isinstance(value, kinds) or not self.lo <= value <= self.hi:
             raise ProtocolError(f"{name} must be {'a number' if self.real else 'an integer'} from {self.lo} to "
-                                f"{self.hi}, not {_short(value)}")
+                                f"{self.hi}, not {quote(value)}")
         return value
 
 
@@ -89,7 +84,7 @@ class OneOf:
 
     def check(self, name: str, value):
         if value not in self.words:
-            raise ProtocolError(f"{name} must be one of {', '.join(self.words)}, not {_short(value)}")
+            raise ProtocolError(f"{name} must be one of {', '.join(self.words)}, not {quote(value)}")
         return value
 
 
@@ -103,7 +98,7 @@ class Mapping:
 
     def check(self, name: str, value):
         if not isinstance(value, dict):
-            raise ProtocolError(f"{name} must be an object, not {_short(value)}")
+            raise ProtocolError(f"{name} must be an object, not {quote(value)}")
         if len(value) > self.max_items:
             raise ProtocolError(f"{name} has {len(value)} entries, at most {self.max_items} are allowed")
         return {self.key.check(f"{name} key", k): self.value.check(f"{name}[{k[:20]}]", v) for k, v in value.items()}
@@ -118,7 +113,7 @@ class Scalar:
             return value
         if isinstance(value, str) and len(value) <= 40:
             return value
-        raise ProtocolError(f"{name} must be a boolean, a number or a short string, not {_short(value)}")
+        raise ProtocolError(f"{name} must be a boolean, a number or a short string, not {quote(value)}")
 
 
 @attrs.frozen
@@ -159,10 +154,10 @@ ID = Number(0, 2**31 - 1)
 
 def _check_fields(name: str, value, fields: dict, required: tuple) -> dict:
     if not isinstance(value, dict):
-        raise ProtocolError(f"{name} must be an object, not {_short(value)}")
+        raise ProtocolError(f"{name} must be an object, not {quote(value)}")
     unknown = sorted(k for k in value if k not in fields)
     if unknown:
-        raise ProtocolError(f"{name}: unknown field {_short(unknown[0])}")
+        raise ProtocolError(f"{name}: unknown field {quote(unknown[0])}")
     missing = [k for k in required if k not in value]
     if missing:
         raise ProtocolError(f"{name}: missing field {missing[0]!r}")
@@ -180,12 +175,12 @@ def parse_client_message(data: str | bytes) -> dict:
     try:
         msg = json.loads(data)
     except JSON_ERRORS:
-        raise ProtocolError(f"not JSON: {_short(data)}") from None
+        raise ProtocolError(f"not JSON: {quote(data)}") from None
     if not isinstance(msg, dict):
-        raise ProtocolError(f"a message is a JSON object, not {_short(msg)}")
+        raise ProtocolError(f"a message is a JSON object, not {quote(msg)}")
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_MESSAGES:
-        raise ProtocolError(f"unknown message type {_short(kind)}", "unknown-type",
+        raise ProtocolError(f"unknown message type {quote(kind)}", "unknown-type",
                             msg["id"] if type(msg.get("id")) is int else None)
     msg_id = ID.check("id", msg["id"]) if "id" in msg else None
     fields, required = CLIENT_MESSAGES[kind]
@@ -211,9 +206,9 @@ def decode_server_message(text: str | bytes) -> dict:
     try:
         msg = json.loads(text)
     except (*JSON_ERRORS, TypeError):
-        raise ProtocolError(f"server sent something that is not JSON: {_short(text)}") from None
+        raise ProtocolError(f"server sent something that is not JSON: {quote(text)}") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise ProtocolError(f"server sent something that is not a message: {_short(msg)}")
+        raise ProtocolError(f"server sent something that is not a message: {quote(msg)}")
     return msg
 
 
@@ -232,7 +227,7 @@ def event_to_wire(event) -> dict:
 def event_from_wire(data) -> object:
     """The event a :func:`event_to_wire` dict stands for; ProtocolError for anything else."""
     if not isinstance(data, dict) or data.get("event") not in EVENT_TYPES:
-        raise ProtocolError(f"not an event: {_short(data)}")
+        raise ProtocolError(f"not an event: {quote(data)}")
     try:
         return EVENT_TYPES[data["event"]](**{k: v for k, v in data.items() if k != "event"})
     except TypeError as exc:
@@ -289,7 +284,7 @@ def observation_from_wire(data: dict, moves: list, events: list) -> Observation:
     try:
         since = data["since"]
         if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= len(moves):
-            raise ProtocolError(f"history from ply {_short(str(since), 20)} leaves a gap after ply {len(moves)}",
+            raise ProtocolError(f"history from ply {quote(since, 20)} leaves a gap after ply {len(moves)}",
                                 "gap")
         new_moves = [str(move) for move, _evs in data["history"]]
         new_events = [tuple(event_from_wire(e) for e in evs) for _move_text, evs in data["history"]]
@@ -310,7 +305,7 @@ def observation_from_wire(data: dict, moves: list, events: list) -> Observation:
     except ProtocolError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ProtocolError(f"malformed view: {type(exc).__name__}: {_short(str(exc), 80)}") from None
+        raise ProtocolError(f"malformed view: {type(exc).__name__}: {quote(str(exc), 80)}") from None
 
 
 def spectator_observation(first: Observation, second: Observation) -> Observation:
