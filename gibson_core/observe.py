@@ -13,7 +13,7 @@ from collections import Counter
 
 import attrs
 
-from .errors import UnknownPlayerError
+from .errors import UnknownPlayerError, quote
 from .events import REVEAL_ALL, Removed, redact
 from .pieces import Piece
 
@@ -128,7 +128,7 @@ def viewer_from_text(variant, text: str):
         return REVEAL_ALL
     if text in variant.players:
         return text
-    raise UnknownPlayerError(f"{text[:40]!r} is not a viewer of {variant.name}: "
+    raise UnknownPlayerError(f"{quote(text, 40)} is not a viewer of {variant.name}: "
                              f"choose {', '.join(variant.players)} or {ALL_WORD}")
 
 

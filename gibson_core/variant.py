@@ -186,8 +186,7 @@ class Variant:
         try:
             return self.players.index(player)
         except ValueError:
-            shown = repr(player)[:40]
-            raise UnknownPlayerError(f"{shown} is not a player of {self.name} "
+            raise UnknownPlayerError(f"{quote(player, 40)} is not a player of {self.name} "
                                      f"(players: {', '.join(self.players)})") from None
 
     def kind_of(self, sq: int) -> TerrainKind:
