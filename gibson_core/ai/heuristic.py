@@ -42,6 +42,9 @@ from .values import (
     evaluate,
     flag_terms,
     goal_distances,
+    goal_pull,
+    neighbours_of,
+    open_distances,
     piece_values,
     safe_distances,
     scarce_types,
@@ -59,6 +62,10 @@ CAUTION = 2.0  # the last winning pieces risk hidden dangers twice as reluctantl
 HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks (gain / (1 + distance))
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
+WAY_RADIUS = 6  # this near its goal, a winning piece's way is read from the real position (pieces in the way)
+BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: a third)
+ROOM = 1.0  # pull away from the goal's mouth of a piece whose own way is blocked (it makes room for others)
+LOSE = 50.0  # what a move that leaves the enemy a win by arriving next turn costs (times its probability)
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
 
 
@@ -94,10 +101,96 @@ class MoveScorer:
         self._prey_targets: dict = {}
         self.winners = win_types(variant)
         self.scarce = scarce_types(variant)
-        # what risking a piece costs: the last winning pieces count CAUTION times their worth
-        self.careful = tuple(w * (CAUTION if t in self.scarce else 1.0) for t, w in enumerate(self.worth))
+        # what risking a piece costs: the last winning pieces count CAUTION times their worth, and so do the
+        # pieces whose loss loses the game (traded for the enemy's own, both lost at once is only a draw)
+        careful = self.scarce | variant.lose_when_removed
+        self.careful = tuple(w * (CAUTION if t in careful else 1.0) for t, w in enumerate(self.worth))
         self._ways: dict = {}
+        self._risks: dict = {}
         self._flags_before: float | None = None
+        self.goal_threats = self._goal_threats()
+        self.goal_dist = goal_distances(variant, self.me)
+        self._open: dict = {}
+        self.far = variant.grid.files + variant.grid.ranks
+
+    def _goal_threats(self) -> list:
+        """``[(goal square, enemy piece, {type index: probability})]``: enemy pieces that may win by arriving
+        on an empty goal square with their next move (the types they may be that can), computed from the
+        variant's ``win`` squares; a goal our own piece stands on counts too (it may move away)."""
+        state, variant = self.state, self.variant
+        wins = variant.win_arrive[1 - self.me]
+        if not wins:
+            return []
+        board, owner = state.board, state.owner
+        out = []
+        for g, entries in wins.items():
+            if board[g] and owner[board[g]] != self.me:
+                continue
+            able = frozenset(t for types, path, _r in entries if path is None for t in types)
+            seen: dict = {}
+            for te in sorted(able):
+                if not variant.types[te].mobile:
+                    continue
+                for s in neighbours_of(variant, te)[g]:
+                    e = board[s]
+                    if e and owner[e] != self.me:
+                        seen.setdefault(e, set()).add(te)
+            for e in sorted(seen):
+                p = {t: q for t, q in self.enemy_types(e) if t in seen[e]}
+                if p:
+                    out.append((g, e, p))
+        return out
+
+    def threat_left(self, move, pid: int, o: int, d: int) -> float:
+        """The probability that after ``move`` (our ``pid`` from ``o`` to ``d``) some enemy piece can still
+        win by arriving on one of our goal squares next turn (each threat counted on its own)."""
+        state = self.state
+        target = state.board[self.variant.grid.index[move.target]] if move.target is not None else 0
+        left = 0.0
+        for g, e, types in self.goal_threats:
+            if d == g or (state.board[g] and g != o):
+                continue  # the goal is held (or still held)
+            if e == target:
+                mine = state.ptype[pid]
+                left += sum(q for te, q in types.items()
+                            if DEFENDER not in self.probe.outcome(state, pid, e, mine, te, d).removed)
+            else:
+                left += sum(types.values())
+        return left
+
+    def open_way(self, t: int) -> list:
+        """Per square, the steps our type ``t`` needs to its goal in the real position: an enemy piece in the
+        way costs a step more (the attack), and ``BLOCK`` times the chance that ``t`` cannot remove it (by
+        the combat table; a third of it for a mobile one, which may leave); our own pieces in the way cost
+        a step (they must make room), an immobile one ``BLOCK``."""
+        hit = self._open.get(t)
+        if hit is not None:
+            return hit
+        state, variant = self.state, self.variant
+        extra = [0.0] * variant.grid.size
+        cells = variant.combat_cells[t]
+        for e in state.alive(1 - self.me):
+            cost = 1.0
+            for te, p in self.enemy_types(e):
+                if DEFENDER not in cells[te][1].removed:
+                    cost += p * (BLOCK if not variant.types[te].mobile else BLOCK / 3)
+            extra[state.square[e]] = cost
+        for q in state.alive(self.me):
+            extra[state.square[q]] = 1.0 if variant.types[state.ptype[q]].mobile else BLOCK
+        hit = self._open[t] = open_distances(variant, self.me, t, extra)
+        return hit
+
+    def way_gain(self, t: int, o: int, d: int) -> float:
+        """The goal term of a winning piece's step read on its :meth:`open_way` rather than on the empty
+        board (near the goal only), and ``ROOM`` for stepping back from the goal when its way is blocked."""
+        stat = self.goal_dist[t]
+        if stat is None or min(stat[o], stat[d]) > WAY_RADIUS or not self.variant.types[t].mobile:
+            return 0.0
+        way, far = self.open_way(t), self.far
+        gain = goal_pull(way[d], far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
+        if way[o] - stat[o] >= BLOCK / 3:  # something on the way it cannot remove
+            gain += ROOM * (min(stat[d], 3) - min(stat[o], 3))
+        return gain
 
     def _worth(self, player: int) -> tuple:
         """Worth of each type to ``player``'s plan: its material, and for the last pieces that can win by
@@ -237,6 +330,7 @@ class MoveScorer:
             destroy, _backfire, reveal, fire = self.hazard.of(t)
             risk = [PATH_RISK * (x + (1.0 if revealed else r) * f) for x, r, f in zip(destroy, reveal, fire, strict=True)]
             self._ways[key] = safe_distances(self.variant, self.me, t, risk)
+            self._risks[key] = risk
         return self._ways[key]
 
     def flag_gain(self, move) -> float:
@@ -264,6 +358,8 @@ class MoveScorer:
             return 1e6
         table = self.squares[t]
         value = table[d] - table[o]
+        if t in self.winners:
+            value += self.way_gain(t, o, d)
         if move.target is not None:
             target = state.board[index[move.target]]
             gain = self.attack_gain(pid, d, target)
@@ -275,8 +371,11 @@ class MoveScorer:
             ignore = 0
         value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
         if self.hazard.active and t in self.winners:
-            way = self.safe_way(t, bool(state.revealed[pid]))
-            value += PATH * (way[o] - way[d])
+            seen = bool(state.revealed[pid])
+            way = self.safe_way(t, seen)
+            # progress along the safest way; the risk of the square stepped onto is not progress (the
+            # arrival's expected loss is charged below), else a step onto a Mine's neighbour would pay for itself
+            value += PATH * (way[o] - way[d] - (0.0 if way[d] == 0 else self._risks[(t, seen)][d]))
         if move.target is None and self.variant.types[t].can_attack:
             value += HUNT * (self.prey(t, d) - self.prey(t, o))
         if self.hazard.active:
@@ -286,6 +385,8 @@ class MoveScorer:
             value -= self.arrival_risk(move, pid) * self.values[t]
         if self.flags:
             value += self.flag_gain(move)
+        if self.goal_threats:
+            value -= LOSE * self.threat_left(move, pid, o, d)
         return value + self.rng.random() * 0.05
 
 
@@ -319,8 +420,66 @@ def _table_gain(variant, ta: int, td: int, worth_a, worth_d) -> float:
     return (worth_d[td] if DEFENDER in out.removed else 0.0) - (worth_a[ta] if ATTACKER in out.removed else 0.0)
 
 
+def goal_squares(variant, p: int) -> tuple[frozenset, frozenset]:
+    """``(theirs, ours)``: the squares player ``p``'s enemy must reach to win (where it wins by arriving,
+    and with Flags our Base, where our Flag lies), and the squares ``p`` must reach itself (where it wins by
+    arriving; with Flags and no such square, its own Base, where the enemy Flag must be brought)."""
+    theirs = set(variant.win_arrive[1 - p])
+    ours = set(variant.win_arrive[p])
+    flags = variant.rules.get("flags")
+    if flags is not None:
+        theirs.add(flags.bases[p])
+        if not ours:
+            ours.add(flags.bases[p])
+    return frozenset(theirs), frozenset(ours)
+
+
+def _steps_to(variant, targets, blocked=frozenset()) -> list:
+    """Orthogonal steps (walls and impassable terrain respected) from every square to the nearest of
+    ``targets``, not passing through ``blocked``; ``None`` where there is no way."""
+    grid = variant.grid
+    passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
+    dist: list = [None] * grid.size
+    frontier = [sq for sq in sorted(targets) if sq not in blocked]
+    for sq in frontier:
+        dist[sq] = 0
+    while frontier:
+        nxt = []
+        for sq in frontier:
+            for n in grid.orth[sq]:
+                if dist[n] is None and passable[n] and n not in blocked:
+                    dist[n] = dist[sq] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def _cut(variant, ours, outside, blocked, base) -> float:
+    """How much immobile pieces on ``blocked`` lengthen our own way from ``outside`` squares to ``ours``
+    (compared with ``base``, the way without them): the sum of the extra steps, a lost way counting 10."""
+    if not ours:
+        return 0.0
+    dist = _steps_to(variant, ours, blocked)
+    extra = 0.0
+    for sq in outside:
+        if base[sq] is not None:
+            extra += 10.0 if dist[sq] is None else dist[sq] - base[sq]
+    return extra
+
+
+def _blocker_rank(variant, t: int) -> int:
+    """How many enemy pieces remove a piece of type ``t`` attacking it (by the combat table's usual outcome)."""
+    return sum(a.count for i, a in enumerate(variant.types) if DEFENDER in variant.combat_cells[i][t][1].removed)
+
+
 def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) -> dict[str, str]:
-    """A set-up following the rulebook's generic hints (see the module docstring), randomised by ``noise``."""
+    """A set-up following the rulebook's generic hints (see the module docstring), randomised by ``noise``.
+
+    Goals are guarded: a square where the enemy wins by arriving, and that we never need to reach ourselves,
+    is held by the immobile piece the fewest enemy pieces can remove (a Mine on the Base in Dover Patrol's
+    shorter games); immobile pieces with a destroying effect are placed where it covers the enemy's way to
+    our goals (by its reach, squares nearer the goal counting more); no immobile piece lengthens our own
+    way to the squares we must reach (the harbour's mouth stays open for our Flag's carrier)."""
     p = variant.player_index(player)
     grid = variant.grid
     squares = list(variant.setup_squares[player])
@@ -330,11 +489,46 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     far = grid.files + grid.ranks
     home = [min(dists[sq] for dists in enemy_goals) if enemy_goals else far for sq in range(grid.size)]
     forward = _forwardness(variant, player)
-    pieces = [t for t, ptype in enumerate(variant.types) for _ in range(ptype.count)]
-    rng.shuffle(pieces)
-    pieces.sort(key=lambda t: -values[t])  # most valuable first: they get the best squares
     # the few pieces that can win, in a game where hidden effects or actions can strike them at a distance
     screened = scarce_types(variant) if variant.rules.get("effects") is not None else frozenset()
+    immobile = [t for t, ptype in enumerate(variant.types) if ptype.movement.kind == IMMOBILE and ptype.count
+                and t not in variant.lose_when_removed]
+    theirs, ours = goal_squares(variant, p)
+    zone = set(squares)
+    setup = {}
+    counts = [ptype.count for ptype in variant.types]
+    free = list(squares)  # a list: the order of the noise draws is fixed
+    # goals we never need to reach ourselves are held by the immobile piece the fewest enemies remove
+    hold = [sq for sq in squares if sq in theirs and sq not in ours and sq in variant.win_arrive[1 - p]]
+    for sq in hold:
+        able = [t for t in immobile if variant.types[t].element is None
+                or variant.elements[t][sq] in (None, variant.types[t].element)]
+        if not able:
+            continue
+        t = min(able, key=lambda t: (_blocker_rank(variant, t), t))
+        if counts[t]:
+            counts[t] -= 1
+            free.remove(sq)
+            setup[grid.names[sq]] = variant.types[t].id
+    blocked = {grid.index[name] for name in setup}
+    # the enemy's way to our goals (Flags included): immobile blasters cover it, nearer squares counting more
+    near = _steps_to(variant, theirs) if theirs else [None] * grid.size
+    approach = [0.0 if d is None or sq in blocked else 1.0 / (1 + d) ** 2 for sq, d in enumerate(near)]
+    tables = variant.rules.get("effects")
+    blast = {}
+    if tables is not None:
+        for t in immobile:
+            reaches = [squares_of for squares_of, by_type in tables.reaches
+                       if any(e.kind == "destroy" for e in by_type[t])]
+            if reaches:
+                blast[t] = reaches
+    pieces = [t for t, n in enumerate(counts) for _ in range(n)]
+    rng.shuffle(pieces)
+    # blasters first (where they stand is all they do), then the most valuable: they get the best squares
+    pieces.sort(key=lambda t: (t not in blast, -values[t]))
+    outside = [sq for sq in range(grid.size) if sq not in zone]
+    ours = frozenset(sq for sq in ours if sq in zone)  # only a way home can be blocked by our own set-up
+    own_way = _steps_to(variant, ours) if ours else None
 
     def fit(t: int, sq: int) -> float:
         ptype = variant.types[t]
@@ -344,20 +538,26 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
             s += 3.0 if here == ptype.element else -3.0
         if t in screened:
             s += 4.0 * (1 - forward[sq])  # few and precious: kept back, out of sight and range, screened
-        elif own_goals[t] is not None:
+        elif own_goals[t] is not None and ptype.movement.kind != IMMOBILE:
             s += 2.0 * (far - own_goals[t][sq]) / far
         if t in variant.lose_when_removed:
             s += 4.0 * (1 - forward[sq])
         elif own_goals[t] is None and values[t] >= 3.0:
             s += 1.5 / (1 + home[sq])
+        if t in blast:
+            s += 4.0 * sum(approach[a] for reach in blast[t] for a in reach[sq])
         return s + rng.random() * noise
 
-    setup = {}
-    free = list(squares)  # a list: the order of the noise draws is fixed
     for t in pieces:
         if not free:
             break
-        sq = max(free, key=lambda s: fit(t, s))
+        if t in immobile and own_way is not None:
+            # an immobile piece must not lengthen our own way to the squares we must reach
+            cost = {sq: _cut(variant, ours, outside, blocked | {sq}, own_way) for sq in free}
+            sq = max(free, key=lambda s: fit(t, s) - 2.0 * cost[s])
+            blocked.add(sq)
+        else:
+            sq = max(free, key=lambda s: fit(t, s))
         free.remove(sq)
         setup[grid.names[sq]] = variant.types[t].id
     return setup

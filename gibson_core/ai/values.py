@@ -19,7 +19,7 @@ import heapq
 import weakref
 
 from ..combat import ATTACKER, DEFENDER
-from ..pieces import DIAGONAL, IMMOBILE
+from ..pieces import DIAGONAL, IMMOBILE, JUMP
 
 VITAL = 100.0  # the worth of a piece whose loss loses the game
 SCARCE = 10.0  # what the ability to win by arriving is worth: winner_bonus(k) approaches it as k grows
@@ -89,6 +89,27 @@ def piece_values(variant) -> tuple:
     return cache["values"]
 
 
+def neighbours_of(variant, t: int) -> tuple:
+    """``[square]`` -> the squares a piece of type ``t`` reaches in one plain move on an empty board: a
+    step (walls respected), a diagonal step, or a jump of its distance in a straight line (over walls)."""
+    movement = variant.types[t].movement
+    grid = variant.grid
+    if movement.kind == DIAGONAL:
+        return grid.diag
+    if movement.kind != JUMP:
+        return grid.orth
+    if movement.distance == 2:
+        return grid.jumps
+    cache = _cached(variant)
+    key = ("jumps", movement.distance)
+    if key not in cache:
+        k = movement.distance
+        cache[key] = tuple(tuple(j for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                                 if (j := grid.offset(sq, k * df, k * dr)) is not None)
+                           for sq in range(grid.size))
+    return cache[key]
+
+
 def _distances(variant, t: int, targets, extra=None) -> list:
     """Cost of the cheapest way for a piece of type ``t`` from every square to the nearest of ``targets``
     (``(square, cost there)`` pairs): one a step, ``OUT_OF_ELEMENT_STEP`` a step onto a square out of the
@@ -96,7 +117,7 @@ def _distances(variant, t: int, targets, extra=None) -> list:
     ``extra[square]`` for stepping onto a square when given (a danger)."""
     grid = variant.grid
     native = variant.types[t].element
-    neighbours = grid.diag if variant.types[t].movement.kind == DIAGONAL else grid.orth
+    neighbours = neighbours_of(variant, t)
     elements = variant.elements[t]
     passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
     step = [1 if native is None or elements[sq] in (None, native) else OUT_OF_ELEMENT_STEP
@@ -180,11 +201,22 @@ def square_tables(variant) -> tuple:
                     row[sq] -= 0.5 * worth
                 if goals[t] is not None:
                     d = goals[t][sq]
-                    row[sq] += GOAL_NEAR / (1 + d) + GOAL_PULL * (far - d)
+                    row[sq] += goal_pull(d, far)
             rows.append(tuple(row))
         tables.append(tuple(rows))
     cache["squares"] = tuple(tables)
     return cache["squares"]
+
+
+def goal_pull(d: float, far: int) -> float:
+    """The positional bonus of a winning type ``d`` steps from its goal (``far``: the board's files + ranks)."""
+    return GOAL_NEAR / (1 + d) + GOAL_PULL * (far - d)
+
+
+def open_distances(variant, player: int, t: int, extra: list) -> list:
+    """Like :func:`goal_distances` for one type, each square entered costing ``extra`` more, the goal
+    squares included (a piece in the way on the goal itself must be removed too)."""
+    return _distances(variant, t, goal_targets(variant, player, t), extra)
 
 
 def winner_bonus(k: int) -> float:

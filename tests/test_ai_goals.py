@@ -1,0 +1,114 @@
+"""Goals guarded and won: set-ups that hold the Base and mine its approaches, an enemy piece that may win by
+arriving next turn met, a vital piece kept out of fights it may lose, a blocked way to the goal left to the
+pieces that can clear it, jumpers measured by their jumps — each choice also checked for peeking."""
+
+import random
+
+from gibson_core.ai import make_agent
+from gibson_core.ai.heuristic import MoveScorer, planned_setup
+from gibson_core.ai.values import goal_distances
+from gibson_core.observe import observe
+from gibson_core.plugins import load_variant
+from gibson_core.state import GameState
+
+
+def hidden_twin(state: GameState, rng: random.Random) -> GameState:
+    """The same position with the types of the enemy's hidden (unrevealed) pieces shuffled among them."""
+    position = state.position()
+    me, grid = state.player, state.variant.grid
+    hidden = [sq for sq, text in position.items()
+              if text.split()[0] != me and not state.revealed[state.board[grid.square(sq)]]]
+    types = [position[sq].split()[1] for sq in hidden]
+    rng.shuffle(types)
+    twin = GameState.from_position(state.variant, dict(position, **{sq: f"{position[sq].split()[0]} {t}"
+                                                                    for sq, t in zip(hidden, types, strict=True)}),
+                                   me)
+    for sq in position:
+        twin.revealed[twin.board[grid.square(sq)]] = state.revealed[state.board[grid.square(sq)]]
+    return twin
+
+
+def choose(state: GameState, seed: int = 3) -> str:
+    """The heuristic's move for the side to move, the same in a twin with the enemy's hidden types permuted."""
+    me = state.player
+    twin = hidden_twin(state, random.Random(seed))
+    obs, twin_obs = observe(state, me), observe(twin, me)
+    assert obs == twin_obs
+    agent = make_agent("heuristic")
+    move = agent.choose_move(obs, random.Random(seed))
+    assert move == agent.choose_move(twin_obs, random.Random(seed))
+    return str(move)
+
+
+def test_a_set_up_holds_a_base_the_enemy_wins_by_reaching():
+    """Capturing the Base: red wins by moving onto blue's Base (c3), which blue never needs to reach, so an
+    immobile Mine (only the Mine Sweeper removes it) holds it and the other Mine covers its approaches."""
+    variant = load_variant("dover-patrol", {"capturing-the-base": True})
+    for seed in range(3):
+        setup = planned_setup(variant, "blue", random.Random(seed))
+        assert setup["c3"] == "Mine"
+        other = [sq for sq, t in setup.items() if t == "Mine" and sq != "c3"]
+        assert other and all(variant.grid.manhattan(variant.grid.square(sq), variant.grid.square("c3")) <= 2
+                             for sq in other)
+
+
+def test_a_set_up_mines_the_approaches_but_keeps_the_way_home_open():
+    """Dover Patrol: the enemy must come to our Base for our Flag, and our carrier must come home through the
+    harbour's mouth (a3, b3): Mines cover the Base's approaches without standing in that way."""
+    variant = load_variant("dover-patrol")
+    grid = variant.grid
+    for seed in range(3):
+        setup = planned_setup(variant, "blue", random.Random(seed))
+        mines = [grid.square(sq) for sq, t in setup.items() if t == "Mine"]
+        assert len(mines) == 3 and not {grid.square("a3"), grid.square("b3"), grid.square("c3")} & set(mines)
+        assert sum(grid.manhattan(m, grid.square("c3")) <= 3 for m in mines) >= 2
+
+
+def test_an_enemy_that_may_win_by_arriving_next_turn_is_met():
+    """Capturing the Base: a hidden red piece beside blue's empty Base wins by stepping onto it next turn
+    unless blue moves onto the Base or removes the piece; the heuristic does one of them."""
+    variant = load_variant("dover-patrol", {"capturing-the-base": True})
+    state = GameState.from_position(variant, {"b3": "red PV", "h12": "red MTB", "a12": "red LC", "g12": "red SM",
+                                              "e7": "red AuxC", "c2": "blue BS", "h1": "blue VF", "e5": "blue BSq"},
+                                    "blue")
+    state.revealed[state.board[variant.grid.square("e7")]] = True  # a free capture elsewhere: e5-e6xe7
+    move = choose(state)
+    assert move.endswith("c3") or move.endswith("xb3"), move
+
+
+def test_a_vital_piece_does_not_attack_what_may_be_its_equal():
+    """Flagship Hunt: the Flagship attacking the enemy Flagship removes both (a draw, not a gain), and
+    attacking a hidden piece that may be it risks that; the heuristic keeps out of both fights."""
+    variant = load_variant("dover-patrol", {"flagship-hunt": True})
+    state = GameState.from_position(variant, {"d6": "red FS", "a12": "red PV", "h12": "red PV", "b12": "red PV",
+                                              "g12": "red PV", "d4": "blue FS", "a1": "blue PV", "h1": "blue LC"},
+                                    "blue")
+    assert "xd6" not in choose(state)
+    state.revealed[state.board[variant.grid.square("d6")]] = True
+    obs = observe(state, "blue")
+    scorer = MoveScorer(obs, variant, random.Random(0))
+    score = {str(m): scorer.score(m) for m in obs.legal_moves}
+    assert score["d4-d5xd6"] < score["d4-d3"] - 50
+
+
+def test_a_piece_whose_way_is_blocked_makes_room():
+    """Capturing the Base: red's Mine holds red's Base (f10); blue's Mine Layer at the harbour's mouth cannot
+    remove it and steps back, so that the Mine Sweeper behind it, which can, comes through."""
+    variant = load_variant("dover-patrol", {"capturing-the-base": True})
+    state = GameState.from_position(variant, {"f10": "red Mine", "a12": "red PV", "c12": "red MTB",
+                                              "h10": "blue ML", "h9": "blue MS"}, "blue")
+    obs = observe(state, "blue")
+    scorer = MoveScorer(obs, variant, random.Random(0))
+    score = {str(m): scorer.score(m) for m in obs.legal_moves}
+    assert score["h10-h11"] > score["h10-g10"]
+    assert choose(state) == "h10-h11"
+
+
+def test_a_jumper_is_measured_by_its_jumps():
+    """The Flying Boat jumps two squares over anything, the Harbour Wall included: beside the Base is not
+    one jump from it, two squares off in line across the wall is."""
+    variant = load_variant("dover-patrol", {"first-capture": True})
+    fb = variant.type_index["FB"]
+    dist = goal_distances(variant, 1)[fb]  # red wins on blue's Base, c3
+    sq = variant.grid.square
+    assert dist[sq("c5")] == 1 and dist[sq("e3")] == 1 and dist[sq("b3")] > 1
