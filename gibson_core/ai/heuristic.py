@@ -63,8 +63,8 @@ HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
 WAY_RADIUS = 6  # this near its goal, a winning piece's way is read from the real position (pieces in the way)
-BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: a third)
-ROOM = 1.0  # pull away from the goal's mouth of a piece whose own way is blocked (it makes room for others)
+BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: half)
+ROOM = 1.0  # per step, push of a piece whose own way is blocked out of the goal's surroundings (room for others)
 LOSE = 50.0  # what a move that leaves the enemy a win by arriving next turn costs (times its probability)
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
 
@@ -161,8 +161,8 @@ class MoveScorer:
     def open_way(self, t: int) -> list:
         """Per square, the steps our type ``t`` needs to its goal in the real position: an enemy piece in the
         way costs a step more (the attack), and ``BLOCK`` times the chance that ``t`` cannot remove it (by
-        the combat table; a third of it for a mobile one, which may leave); our own pieces in the way cost
-        a step (they must make room), an immobile one ``BLOCK``."""
+        the combat table; half of it for a mobile one, which may leave); our own immobile pieces in the way
+        cost ``BLOCK`` (our mobile ones make room: see :meth:`way_gain`)."""
         hit = self._open.get(t)
         if hit is not None:
             return hit
@@ -173,23 +173,25 @@ class MoveScorer:
             cost = 1.0
             for te, p in self.enemy_types(e):
                 if DEFENDER not in cells[te][1].removed:
-                    cost += p * (BLOCK if not variant.types[te].mobile else BLOCK / 3)
+                    cost += p * (BLOCK if not variant.types[te].mobile else BLOCK / 2)
             extra[state.square[e]] = cost
         for q in state.alive(self.me):
-            extra[state.square[q]] = 1.0 if variant.types[state.ptype[q]].mobile else BLOCK
+            if not variant.types[state.ptype[q]].mobile:
+                extra[state.square[q]] = BLOCK
         hit = self._open[t] = open_distances(variant, self.me, t, extra)
         return hit
 
     def way_gain(self, t: int, o: int, d: int) -> float:
         """The goal term of a winning piece's step read on its :meth:`open_way` rather than on the empty
-        board (near the goal only), and ``ROOM`` for stepping back from the goal when its way is blocked."""
+        board (within ``WAY_RADIUS`` of the goal), and ``ROOM`` a step for leaving those surroundings when
+        its own way is blocked (by something it cannot remove), so that the pieces that can remove it pass."""
         stat = self.goal_dist[t]
         if stat is None or min(stat[o], stat[d]) > WAY_RADIUS or not self.variant.types[t].mobile:
             return 0.0
         way, far = self.open_way(t), self.far
         gain = goal_pull(way[d], far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
-        if way[o] - stat[o] >= BLOCK / 3:  # something on the way it cannot remove
-            gain += ROOM * (min(stat[d], 3) - min(stat[o], 3))
+        if way[o] - stat[o] >= BLOCK / 2:  # something on the way it cannot remove
+            gain += ROOM * (min(stat[d], WAY_RADIUS) - min(stat[o], WAY_RADIUS))
         return gain
 
     def _worth(self, player: int) -> tuple:
