@@ -93,10 +93,12 @@ def test_a_vital_piece_does_not_attack_what_may_be_its_equal():
 
 def test_a_piece_whose_way_is_blocked_makes_room():
     """Capturing the Base: red's Mine holds red's Base (f10); blue's Mine Layer at the harbour's mouth cannot
-    remove it and steps back, so that the Mine Sweeper behind it, which can, comes through."""
+    remove it and steps back, so that the Mine Sweeper behind it, which can, comes through; the Mine Sweeper
+    then heads for the Mine."""
     variant = load_variant("dover-patrol", {"capturing-the-base": True})
     state = GameState.from_position(variant, {"f10": "red Mine", "a12": "red PV", "c12": "red MTB",
                                               "h10": "blue ML", "h9": "blue MS"}, "blue")
+    state.revealed[state.board[variant.grid.square("f10")]] = True  # seen when it blew a ship up
     obs = observe(state, "blue")
     scorer = MoveScorer(obs, variant, random.Random(0))
     score = {str(m): scorer.score(m) for m in obs.legal_moves}

@@ -39,6 +39,7 @@ from .beliefs import Beliefs, infer_beliefs
 from .danger import DangerMap
 from .values import (
     CombatProbe,
+    distance_to,
     evaluate,
     flag_terms,
     goal_distances,
@@ -49,6 +50,7 @@ from .values import (
     safe_distances,
     scarce_types,
     square_tables,
+    usual_outcome,
     win_types,
     winner_bonus,
 )
@@ -64,6 +66,7 @@ REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
 WAY_RADIUS = 6  # this near its goal, a winning piece's way is read from the real position (pieces in the way)
 BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: half)
+CLEAR = 2.0  # steps an enemy piece costs on that way when another of our types can remove it
 ROOM = 1.0  # per step, push of a piece whose own way is blocked out of the goal's surroundings (room for others)
 LOSE = 50.0  # what a move that leaves the enemy a win by arriving next turn costs (times its probability)
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
@@ -111,6 +114,8 @@ class MoveScorer:
         self.goal_threats = self._goal_threats()
         self.goal_dist = goal_distances(variant, self.me)
         self._open: dict = {}
+        self._team: list | None = None
+        self._fetch: int | None = None  # the square of the enemy Flag lying on the board (-1: carried)
         self.far = variant.grid.files + variant.grid.ranks
 
     def _goal_threats(self) -> list:
@@ -158,39 +163,79 @@ class MoveScorer:
                 left += sum(types.values())
         return left
 
-    def open_way(self, t: int) -> list:
+    def open_way(self, t: int, alone: bool = False, target: int | None = None) -> list:
         """Per square, the steps our type ``t`` needs to its goal in the real position: an enemy piece in the
-        way costs a step more (the attack), and ``BLOCK`` times the chance that ``t`` cannot remove it (by
-        the combat table; half of it for a mobile one, which may leave); our own immobile pieces in the way
-        cost ``BLOCK`` (our mobile ones make room: see :meth:`way_gain`)."""
-        hit = self._open.get(t)
+        way costs a step more (the attack), plus, by the chance that ``t`` cannot remove it (by the combat
+        table), ``CLEAR`` steps when another of our mobile types can (it clears the way), else ``BLOCK``
+        (half for a mobile one, which may leave); with ``alone``, ``BLOCK`` whoever else could. Our own
+        immobile pieces in the way cost ``BLOCK`` (our mobile ones make room: see :meth:`way_gain`); a square
+        where an effect may destroy ``t`` costs its probability times ``CLEAR`` (``BLOCK`` alone). With
+        ``target``, the way to that square instead (the enemy Flag)."""
+        key = (t, alone, target)
+        hit = self._open.get(key)
         if hit is not None:
             return hit
         state, variant = self.state, self.variant
+        if self._team is None:
+            removers = {state.ptype[q] for q in state.alive(self.me)
+                        if variant.types[state.ptype[q]].mobile and variant.types[state.ptype[q]].can_attack}
+            self._team = [any(DEFENDER in usual_outcome(variant, r, te).removed for r in removers)
+                          for te in range(len(variant.types))]
+        team = self._team
         extra = [0.0] * variant.grid.size
-        cells = variant.combat_cells[t]
         for e in state.alive(1 - self.me):
             cost = 1.0
             for te, p in self.enemy_types(e):
-                if DEFENDER not in cells[te][1].removed:
-                    cost += p * (BLOCK if not variant.types[te].mobile else BLOCK / 2)
+                if DEFENDER not in usual_outcome(variant, t, te).removed:
+                    if team[te] and not alone:
+                        cost += p * CLEAR
+                    else:
+                        cost += p * (BLOCK if not variant.types[te].mobile else BLOCK / 2)
             extra[state.square[e]] = cost
         for q in state.alive(self.me):
             if not variant.types[state.ptype[q]].mobile:
                 extra[state.square[q]] = BLOCK
-        hit = self._open[t] = open_distances(variant, self.me, t, extra)
+        if self.hazard.active:  # a square where hidden effects destroy the piece: someone must clear it
+            for sq, x in enumerate(self.hazard.of(t)[0]):
+                if x > 0.0:
+                    extra[sq] += x * (BLOCK if alone else CLEAR)
+        hit = self._open[key] = open_distances(variant, self.me, t, extra, target)
         return hit
 
     def way_gain(self, t: int, o: int, d: int) -> float:
         """The goal term of a winning piece's step read on its :meth:`open_way` rather than on the empty
         board (within ``WAY_RADIUS`` of the goal), and ``ROOM`` a step for leaving those surroundings when
-        its own way is blocked (by something it cannot remove), so that the pieces that can remove it pass."""
+        it cannot itself remove what stands in its way but another of our pieces can (it makes room for
+        the pieces that clear the way: a Mine Sweeper for a Mine)."""
         stat = self.goal_dist[t]
         if stat is None or min(stat[o], stat[d]) > WAY_RADIUS or not self.variant.types[t].mobile:
             return 0.0
         way, far = self.open_way(t), self.far
         gain = goal_pull(way[d], far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
-        if way[o] - stat[o] >= BLOCK / 2:  # something on the way it cannot remove
+        if self.open_way(t, alone=True)[o] - way[o] >= BLOCK / 2:
+            gain += ROOM * (min(stat[d], WAY_RADIUS) - min(stat[o], WAY_RADIUS))
+        return gain
+
+    def fetch_gain(self, t: int, o: int, d: int) -> float:
+        """Within ``WAY_RADIUS`` of the enemy Flag lying somewhere, the pull of a piece that may pick it up
+        along its :meth:`open_way` to it (and ``ROOM`` for leaving when it cannot clear that way itself)."""
+        if self._fetch is None:
+            self._fetch = -1
+            flags = self.variant.rules["flags"]
+            where, carrier, mined = self.state.tokens[flags.keys[1 - self.me]]
+            if not carrier:
+                self._fetch = self.variant.grid.index[where]
+                self._fetchers = flags.mined_pickup if mined else None
+                self._no_carry = flags.cannot_carry
+        f = self._fetch
+        if f < 0 or t in self._no_carry or (self._fetchers is not None and t not in self._fetchers):
+            return 0.0
+        stat = distance_to(self.variant, t, f)
+        if min(stat[o], stat[d]) > WAY_RADIUS:
+            return 0.0
+        way, far = self.open_way(t, target=f), self.far
+        gain = goal_pull(way[d], far) - goal_pull(way[o], far)
+        if self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2:
             gain += ROOM * (min(stat[d], WAY_RADIUS) - min(stat[o], WAY_RADIUS))
         return gain
 
@@ -301,7 +346,7 @@ class MoveScorer:
             targets = []
             backfire = self._backfire_gain(t)
             for e in state.alive(1 - self.me):
-                g = sum(p * (_table_gain(self.variant, t, te, self.worth, self.enemy_worth) + backfire[te])
+                g = sum(p * (_table_gain(self.variant, t, te, self.careful, self.enemy_worth) + backfire[te])
                         for te, p in self.enemy_types(e))
                 if g > 0:
                     targets.append((*coords(state.square[e]), g))
@@ -386,7 +431,7 @@ class MoveScorer:
         elif self.effects and t in self.key_types:
             value -= self.arrival_risk(move, pid) * self.values[t]
         if self.flags:
-            value += self.flag_gain(move)
+            value += self.flag_gain(move) + self.fetch_gain(t, o, d)
         if self.goal_threats:
             value -= LOSE * self.threat_left(move, pid, o, d)
         return value + self.rng.random() * 0.05
@@ -417,8 +462,9 @@ class HeuristicAgent(Agent):
 
 
 def _table_gain(variant, ta: int, td: int, worth_a, worth_d) -> float:
-    """Material change for the attacker by the combat table's fallback outcome of ``ta`` against ``td``."""
-    out = variant.combat_cells[ta][td][1]
+    """Material change for the attacker by the combat table's usual outcome of ``ta`` against ``td`` (its
+    first rule without conditions, else the values': a Mine Sweeper clears a Mine, a Submarine sinks ships)."""
+    out = usual_outcome(variant, ta, td)
     return (worth_d[td] if DEFENDER in out.removed else 0.0) - (worth_a[ta] if ATTACKER in out.removed else 0.0)
 
 

@@ -41,6 +41,16 @@ def _cached(variant) -> dict:
     return entry
 
 
+def usual_outcome(variant, a: int, d: int):
+    """The Outcome of type ``a`` attacking type ``d`` as the Value Table reads it: the first combat rule
+    without conditions for the pair, else the values' outcome (conditional rules ignored)."""
+    rules, base = variant.combat_cells[a][d]
+    for rule in rules:
+        if not rule.conditions:
+            return rule.outcome
+    return base
+
+
 def _base_score(variant, a: int, d: int) -> float:
     """+1 when ``a`` wins attacking ``d`` by the table's fallback outcome, -1 when it loses, else 0."""
     base = variant.combat_cells[a][d][1]
@@ -213,10 +223,11 @@ def goal_pull(d: float, far: int) -> float:
     return GOAL_NEAR / (1 + d) + GOAL_PULL * (far - d)
 
 
-def open_distances(variant, player: int, t: int, extra: list) -> list:
-    """Like :func:`goal_distances` for one type, each square entered costing ``extra`` more, the goal
-    squares included (a piece in the way on the goal itself must be removed too)."""
-    return _distances(variant, t, goal_targets(variant, player, t), extra)
+def open_distances(variant, player: int, t: int, extra: list, target: int | None = None) -> list:
+    """Like :func:`goal_distances` for one type (or :func:`distance_to` ``target`` when given), each square
+    entered costing ``extra`` more, the goal squares included (a piece on the goal must be removed too)."""
+    targets = goal_targets(variant, player, t) if target is None else [(target, 0)]
+    return _distances(variant, t, targets, extra)
 
 
 def winner_bonus(k: int) -> float:
