@@ -114,3 +114,17 @@ def test_a_jumper_is_measured_by_its_jumps():
     dist = goal_distances(variant, 1)[fb]  # red wins on blue's Base, c3
     sq = variant.grid.square
     assert dist[sq("c5")] == 1 and dist[sq("e3")] == 1 and dist[sq("b3")] > 1
+
+
+def test_the_enemy_flag_is_fetched_through_a_mined_mouth_by_the_sweeper():
+    """Dover Patrol: a Mine seen on h10 shuts red's harbour, where red's Flag lies: a Battleship cannot pass
+    it and makes room, the Mine Sweeper (which clears Mines and passes beside them) is drawn on."""
+    variant = load_variant("dover-patrol")
+    state = GameState.from_position(variant, {"h10": "red Mine", "a12": "red PV", "c12": "red MTB", "b12": "red LC",
+                                              "h8": "blue BS", "h6": "blue MS", "a1": "blue PV"}, "blue")
+    state.revealed[state.board[variant.grid.square("h10")]] = True
+    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
+    sq, t = variant.grid.square, variant.type_index
+    assert scorer.fetch_gain(t["BS"], sq("h8"), sq("h7")) > 0 > scorer.fetch_gain(t["BS"], sq("h8"), sq("h9"))
+    assert scorer.fetch_gain(t["MS"], sq("h6"), sq("h7")) > 0.2
+    assert choose(state) in ("h8-g8", "h8-h7")

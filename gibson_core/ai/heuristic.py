@@ -64,7 +64,7 @@ CAUTION = 2.0  # the last winning pieces risk hidden dangers twice as reluctantl
 HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks (gain / (1 + distance))
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
 ACTION_COST = 0.2  # an action gives up the move it replaces
-WAY_RADIUS = 6  # this near its goal, a winning piece's way is read from the real position (pieces in the way)
+WAY_RADIUS = 8  # this near its goal, a winning piece's way is read from the real position (pieces in the way)
 BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: half)
 CLEAR = 2.0  # steps an enemy piece costs on that way when another of our types can remove it
 ROOM = 1.0  # per step, push of a piece whose own way is blocked out of the goal's surroundings (room for others)
@@ -203,8 +203,9 @@ class MoveScorer:
         return hit
 
     def way_gain(self, t: int, o: int, d: int) -> float:
-        """The goal term of a winning piece's step read on its :meth:`open_way` rather than on the empty
-        board (within ``WAY_RADIUS`` of the goal), and ``ROOM`` a step for leaving those surroundings when
+        """The goal terms of a winning piece's step (its square table's pull, and the safest way's where
+        hidden effects are feared) read on its :meth:`open_way` rather than on the empty board (within
+        ``WAY_RADIUS`` of the goal), and ``ROOM`` a step for leaving those surroundings when
         it cannot itself remove what stands in its way but another of our pieces can (it makes room for
         the pieces that clear the way: a Mine Sweeper for a Mine)."""
         stat = self.goal_dist[t]
@@ -212,6 +213,8 @@ class MoveScorer:
             return 0.0
         way, far = self.open_way(t), self.far
         gain = goal_pull(way[d], far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
+        if self.hazard.active:  # the safest way's pull (PATH) is corrected alike for the pieces in the way
+            gain += PATH * ((way[o] - way[d]) - (stat[o] - stat[d]))
         if self.open_way(t, alone=True)[o] - way[o] >= BLOCK / 2:
             gain += ROOM * (min(stat[d], WAY_RADIUS) - min(stat[o], WAY_RADIUS))
         return gain
