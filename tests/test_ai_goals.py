@@ -127,4 +127,4 @@ def test_the_enemy_flag_is_fetched_through_a_mined_mouth_by_the_sweeper():
     sq, t = variant.grid.square, variant.type_index
     assert scorer.fetch_gain(t["BS"], sq("h8"), sq("h7")) > 0 > scorer.fetch_gain(t["BS"], sq("h8"), sq("h9"))
     assert scorer.fetch_gain(t["MS"], sq("h6"), sq("h7")) > 0.2
-    assert choose(state) in ("h8-g8", "h8-h7")
+    assert choose(state) in ("h8-g8", "h8-h7", "h6-h7")  # the Battleship makes room, or the sweeper comes on

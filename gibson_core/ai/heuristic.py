@@ -14,12 +14,17 @@ Each legal move is scored from the mover's Observation and Beliefs:
   square where it would destroy the source (a Bomber next to a gun) gains it. A piece counts with its
   worth to the plan: the last pieces that can win by arriving are worth far more than their material;
 - in a game with Flags, the change of the Flag terms of :func:`values.flag_terms` (fetching the enemy
-  Flag, bringing it home, keeping the enemy from ours) is added, judged in the guessed world.
+  Flag, bringing it home, keeping the enemy from ours) is added, judged in the guessed world;
+- goals are pursued and defended in the real position: near a goal (or the enemy Flag) a piece's way is
+  read through the pieces in it (:meth:`MoveScorer.open_way`; a piece that cannot clear it makes room for
+  those that can, which are drawn to the obstacle), and a move that leaves an enemy piece a win by
+  arriving next turn costs that loss's probability (:meth:`MoveScorer.threat_left`).
 
 Set-ups follow the rulebook's hints expressed generically: each piece on a square of its native element,
 pieces that win by arriving forward (but the few precious ones back, screened, where enemy effects and
 actions can strike at a distance), pieces that beat what attacks our goals beside them, vital pieces
-back, mixed by a little randomness.
+back, a goal we never need to reach held by an immobile piece, blasters covering the enemy's way to our
+goals but not our own way home, mixed by a little randomness (:func:`planned_setup`).
 """
 
 from __future__ import annotations
@@ -68,6 +73,8 @@ WAY_RADIUS = 8  # this near its goal, a winning piece's way is read from the rea
 BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: half)
 CLEAR = 2.0  # steps an enemy piece costs on that way when another of our types can remove it
 ROOM = 1.0  # per step, push of a piece whose own way is blocked out of the goal's surroundings (room for others)
+KEY = 20.0  # extra worth of removing an immobile enemy piece that shuts the way to a square we must reach
+KEY_NEAR = 3  # ...when it stands this many steps (walls ignored) from that square
 LOSE = 50.0  # what a move that leaves the enemy a win by arriving next turn costs (times its probability)
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
 
@@ -216,7 +223,7 @@ class MoveScorer:
         if self.hazard.active:  # the safest way's pull (PATH) is corrected alike for the pieces in the way
             gain += PATH * ((way[o] - way[d]) - (stat[o] - stat[d]))
         if self.open_way(t, alone=True)[o] - way[o] >= BLOCK / 2:
-            gain += ROOM * (min(stat[d], WAY_RADIUS) - min(stat[o], WAY_RADIUS))
+            gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
         return gain
 
     def fetch_gain(self, t: int, o: int, d: int) -> float:
@@ -239,7 +246,7 @@ class MoveScorer:
         way, far = self.open_way(t, target=f), self.far
         gain = goal_pull(way[d], far) - goal_pull(way[o], far)
         if self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2:
-            gain += ROOM * (min(stat[d], WAY_RADIUS) - min(stat[o], WAY_RADIUS))
+            gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
         return gain
 
     def _worth(self, player: int) -> tuple:
@@ -338,7 +345,9 @@ class MoveScorer:
 
     def prey(self, t: int, sq: int) -> float:
         """The best expected gain per distance of our type ``t`` on ``sq`` attacking some enemy piece (by
-        the combat table's usual outcome on any square; a pull towards fights worth having)."""
+        the combat table's usual outcome on any square; a pull towards fights worth having). An immobile
+        enemy piece within ``KEY_NEAR`` steps of a square we must reach (our goal, the enemy Flag lying)
+        that ``t`` removes counts ``KEY`` more: it shuts the way there until one of its removers comes."""
         key = (t, sq)
         hit = self._prey.get(key)
         if hit is not None:
@@ -348,8 +357,13 @@ class MoveScorer:
             state, coords = self.state, self.variant.grid.coords
             targets = []
             backfire = self._backfire_gain(t)
+            keys = self._key_squares()
+            grid, types = self.variant.grid, self.variant.types
             for e in state.alive(1 - self.me):
-                g = sum(p * (_table_gain(self.variant, t, te, self.careful, self.enemy_worth) + backfire[te])
+                near = any(grid.manhattan(state.square[e], k) <= KEY_NEAR for k in keys)
+                g = sum(p * (_table_gain(self.variant, t, te, self.careful, self.enemy_worth) + backfire[te]
+                             + (KEY if near and not types[te].mobile
+                                and DEFENDER in usual_outcome(self.variant, t, te).removed else 0.0))
                         for te, p in self.enemy_types(e))
                 if g > 0:
                     targets.append((*coords(state.square[e]), g))
@@ -358,6 +372,16 @@ class MoveScorer:
         best = max((g / (1 + abs(f - ef) + abs(r - er)) for ef, er, g in targets), default=0.0)
         self._prey[key] = best
         return best
+
+    def _key_squares(self) -> list:
+        """The squares we must reach: where we win by arriving, and the enemy Flag lying on the board."""
+        keys = sorted(self.variant.win_arrive[self.me])
+        if self.flags:
+            flags = self.variant.rules["flags"]
+            where, carrier, _mined = self.state.tokens[flags.keys[1 - self.me]]
+            if not carrier:
+                keys.append(self.variant.grid.index[where])
+        return keys
 
     def _backfire_gain(self, t: int) -> list:
         """By enemy type: what our type ``t`` gains by ending its move beside it (its effect backfires, as a
