@@ -56,6 +56,7 @@ from .values import (
     scarce_types,
     square_tables,
     usual_outcome,
+    usual_table,
     win_types,
     winner_bonus,
 )
@@ -122,6 +123,8 @@ class MoveScorer:
         self.goal_dist = goal_distances(variant, self.me)
         self._open: dict = {}
         self._team: list | None = None
+        self._near_keys: set | None = None
+        self.usual = usual_table(variant)
         self._fetch: int | None = None  # the square of the enemy Flag lying on the board (-1: carried)
         self.far = variant.grid.files + variant.grid.ranks
 
@@ -186,14 +189,14 @@ class MoveScorer:
         if self._team is None:
             removers = {state.ptype[q] for q in state.alive(self.me)
                         if variant.types[state.ptype[q]].mobile and variant.types[state.ptype[q]].can_attack}
-            self._team = [any(DEFENDER in usual_outcome(variant, r, te).removed for r in removers)
+            self._team = [any(DEFENDER in self.usual[r][te].removed for r in removers)
                           for te in range(len(variant.types))]
-        team = self._team
+        team, usual = self._team, self.usual[t]
         extra = [0.0] * variant.grid.size
         for e in state.alive(1 - self.me):
             cost = 1.0
             for te, p in self.enemy_types(e):
-                if DEFENDER not in usual_outcome(variant, t, te).removed:
+                if DEFENDER not in usual[te].removed:
                     if team[te] and not alone:
                         cost += p * CLEAR
                     else:
@@ -357,14 +360,18 @@ class MoveScorer:
             state, coords = self.state, self.variant.grid.coords
             targets = []
             backfire = self._backfire_gain(t)
-            keys = self._key_squares()
-            grid, types = self.variant.grid, self.variant.types
+            if self._near_keys is None:
+                keys, grid = self._key_squares(), self.variant.grid
+                self._near_keys = {e for e in state.alive(1 - self.me)
+                                   if any(grid.manhattan(state.square[e], k) <= KEY_NEAR for k in keys)}
+            types, near_keys, usual = self.variant.types, self._near_keys, self.usual[t]
+            far_row = [_table_gain(self.variant, t, te, self.careful, self.enemy_worth) + backfire[te]
+                       for te in range(len(types))]
+            near_row = [g + (KEY if not types[te].mobile and DEFENDER in usual[te].removed else 0.0)
+                        for te, g in enumerate(far_row)]
             for e in state.alive(1 - self.me):
-                near = any(grid.manhattan(state.square[e], k) <= KEY_NEAR for k in keys)
-                g = sum(p * (_table_gain(self.variant, t, te, self.careful, self.enemy_worth) + backfire[te]
-                             + (KEY if near and not types[te].mobile
-                                and DEFENDER in usual_outcome(self.variant, t, te).removed else 0.0))
-                        for te, p in self.enemy_types(e))
+                row = near_row if e in near_keys else far_row
+                g = sum(p * row[te] for te, p in self.enemy_types(e))
                 if g > 0:
                     targets.append((*coords(state.square[e]), g))
             self._prey_targets[t] = targets

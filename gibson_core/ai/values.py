@@ -43,8 +43,21 @@ def _cached(variant) -> dict:
 
 def usual_outcome(variant, a: int, d: int):
     """The Outcome of type ``a`` attacking type ``d`` as the Value Table reads it: the first combat rule
-    without conditions for the pair, else the values' outcome (conditional rules ignored)."""
-    rules, base = variant.combat_cells[a][d]
+    without conditions for the pair, else the values' outcome (conditional rules ignored). Cached."""
+    return usual_table(variant)[a][d]
+
+
+def usual_table(variant) -> tuple:
+    """``[attacker type][defender type]`` -> :func:`usual_outcome` (cached per variant)."""
+    cache = _cached(variant)
+    table = cache.get("usual")
+    if table is None:
+        table = cache["usual"] = tuple(tuple(_usual(cell) for cell in row) for row in variant.combat_cells)
+    return table
+
+
+def _usual(cell):
+    rules, base = cell
     for rule in rules:
         if not rule.conditions:
             return rule.outcome
