@@ -225,13 +225,15 @@ class MoveScorer:
         gain = goal_pull(way[d], far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
         if self.hazard.active:  # the safest way's pull (PATH) is corrected alike for the pieces in the way
             gain += PATH * ((way[o] - way[d]) - (stat[o] - stat[d]))
-        if self.open_way(t, alone=True)[o] - way[o] >= BLOCK / 2:
+        if self.open_way(t, alone=True)[o] - way[o] >= BLOCK / 2 - CLEAR:  # e.g. a known mobile blocker
             gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
         return gain
 
     def fetch_gain(self, t: int, o: int, d: int) -> float:
         """Within ``WAY_RADIUS`` of the enemy Flag lying somewhere, the pull of a piece that may pick it up
-        along its :meth:`open_way` to it (and ``ROOM`` for leaving when it cannot clear that way itself)."""
+        along its :meth:`open_way` to it (and ``ROOM`` for leaving when it cannot clear that way itself).
+        Further off nothing more than :func:`values.flag_terms` pulls: drawing the whole army on left our
+        own Flag to a random player's piece (tried: 35-4-1 instead of 38-2-0 in 40 games)."""
         if self._fetch is None:
             self._fetch = -1
             flags = self.variant.rules["flags"]
@@ -248,7 +250,7 @@ class MoveScorer:
             return 0.0
         way, far = self.open_way(t, target=f), self.far
         gain = goal_pull(way[d], far) - goal_pull(way[o], far)
-        if self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2:
+        if self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR:
             gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
         return gain
 
