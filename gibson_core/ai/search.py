@@ -32,8 +32,8 @@ names ``search-easy``, ``search-medium``, ``search-hard``):
 level     seconds per move    iterations
 ========  ==================  ==========
 easy      0.05                150
-medium    0.2                 600
-hard      1.0                 3000
+medium    0.2                 2000
+hard      1.0                 10000
 ========  ==================  ==========
 
 Whichever limit comes first stops the search. A ``budget`` given to :meth:`choose_move` replaces the
@@ -59,7 +59,7 @@ from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
-LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
+LEVELS = {"easy": (0.05, 150), "medium": (0.2, 2000), "hard": (1.0, 10000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
