@@ -146,3 +146,18 @@ def test_playouts_do_not_peek_at_the_other_sides_hidden_pieces(name):
     assert any(twin.ptype[pid] != state.ptype[pid] for pid in hidden)
     choices = [[str(Playout(variant, random.Random(seed)).choose(s)) for seed in range(40)] for s in (state, twin)]
     assert choices[0] == choices[1]
+
+
+def test_planned_setups_shield_an_immobile_vital_piece():
+    """L'Attaque's Flag (its loss loses the game, it never moves) gets the Mines (only the Sappers remove
+    them) on its neighbouring squares in the set-up zone; the set-ups still differ from seed to seed."""
+    variant = load_variant("lattaque")
+    grid, zone = variant.grid, set(variant.setup_squares["red"])
+    flags = set()
+    for seed in range(6):
+        setup = planned_setup(variant, "red", random.Random(seed))
+        flag = grid.index[next(sq for sq, t in setup.items() if t == "Flag")]
+        flags.add(flag)
+        beside = [grid.names[n] for n in grid.orth[flag] if n in zone]
+        assert beside and all(setup[sq] == "Mine" for sq in beside), (seed, setup)
+    assert len(flags) > 1

@@ -77,6 +77,7 @@ ROOM = 1.0  # per step, push of a piece whose own way is blocked out of the goal
 KEY = 20.0  # extra worth of removing an immobile enemy piece that shuts the way to a square we must reach
 KEY_NEAR = 3  # ...when it stands this many steps (walls ignored) from that square
 LOSE = 50.0  # what a move that leaves the enemy a win by arriving next turn costs (times its probability)
+SHIELD = 3.0  # set-up: worth of each vital immobile piece beside a square, for a piece few enemies remove
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
 
 
@@ -563,7 +564,10 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     is held by the immobile piece the fewest enemy pieces can remove (a Mine on the Base in Dover Patrol's
     shorter games); immobile pieces with a destroying effect are placed where it covers the enemy's way to
     our goals (by its reach, squares nearer the goal counting more); no immobile piece lengthens our own
-    way to the squares we must reach (the harbour's mouth stays open for our Flag's carrier)."""
+    way to the squares we must reach (the harbour's mouth stays open for our Flag's carrier). Immobile
+    pieces whose loss loses the game are shielded: they are placed first, and the immobile pieces that few
+    enemy pieces can remove (at most a quarter of the enemy army) next, beside them (Mines round
+    L'Attaque's Flag)."""
     p = variant.player_index(player)
     grid = variant.grid
     squares = list(variant.setup_squares[player])
@@ -609,7 +613,11 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     pieces = [t for t, n in enumerate(counts) for _ in range(n)]
     rng.shuffle(pieces)
     # blasters first (where they stand is all they do), then the most valuable: they get the best squares
-    pieces.sort(key=lambda t: (t not in blast, -values[t]))
+    army = sum(ptype.count for ptype in variant.types)
+    shielded = frozenset(t for t in variant.lose_when_removed if variant.types[t].movement.kind == IMMOBILE)
+    shields = frozenset(t for t in immobile if 4 * _blocker_rank(variant, t) <= army) if shielded else frozenset()
+    shielded_at: list = []  # squares of the shielded pieces placed so far
+    pieces.sort(key=lambda t: (t not in blast, t not in shielded, t not in shields, -values[t]))
     outside = [sq for sq in range(grid.size) if sq not in zone]
     ours = frozenset(sq for sq in ours if sq in zone)  # only a way home can be blocked by our own set-up
     own_way = _steps_to(variant, ours) if ours else None
@@ -630,6 +638,8 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
             s += 1.5 / (1 + home[sq])
         if t in blast:
             s += 4.0 * sum(approach[a] for reach in blast[t] for a in reach[sq])
+        if t in shields:
+            s += SHIELD * sum(1 for v in shielded_at if sq in grid.orth[v])
         return s + rng.random() * noise
 
     for t in pieces:
@@ -644,6 +654,8 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
             sq = max(free, key=lambda s: fit(t, s))
         free.remove(sq)
         setup[grid.names[sq]] = variant.types[t].id
+        if t in shielded:
+            shielded_at.append(sq)
     return setup
 
 
