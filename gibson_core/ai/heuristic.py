@@ -162,25 +162,27 @@ class MoveScorer:
         return 1.0 - spared
 
     def _escapes(self) -> dict:
-        """``{square: gain}``: squares held by our own pieces onto which one of our revealed last winning
-        pieces, standing within range of enemy guns, could step out of their range (or into less of it)
-        once the square is vacated; the gain is the drop of its exposure to fire, at its worth."""
+        """``{square: gain}``: squares held by our own pieces onto which one of our last winning pieces
+        could step out of danger once the square is vacated (out of the range of enemy guns when it is
+        revealed, out of reach of the enemies that can attack it next turn); the gain is the drop of its
+        expected loss, at its worth to the plan, less what the square itself risks."""
         if self._escape is None:
             self._escape = {}
             state, grid = self.state, self.variant.grid
             for pid in state.alive(self.me):
                 t = state.ptype[pid]
                 kind = self.variant.types[t].movement.kind
-                if t not in self.scarce or not state.revealed[pid] or kind not in (STEP, DIAGONAL):
+                if t not in self.scarce or kind not in (STEP, DIAGONAL):
                     continue
-                sq = state.square[pid]
-                destroy, _backfire, _reveal, fire = self.hazard.of(t)
-                if not fire[sq]:
+                sq, seen, worth = state.square[pid], state.revealed[pid], self.careful[t]
+                here = self.strike_danger(pid, sq)
+                if not (here or (seen and self.hazard.of(t)[3][sq])):
                     continue
                 for n in (grid.diag if kind == DIAGONAL else grid.orth)[sq]:
                     q = state.board[n]
                     if q and state.owner[q] == self.me:
-                        gain = (fire[sq] - fire[n] - destroy[n]) * SHOT * self.careful[t]
+                        gain = (DANGER * (here - self.strike_danger(pid, n))
+                                + self.hazard.arrival(t, n, worth, seen) - self.hazard.standing(t, sq, worth, seen))
                         if gain > self._escape.get(n, 0.0):
                             self._escape[n] = gain
         return self._escape
