@@ -793,7 +793,7 @@ static long playout(Game *g, long max_plies) {
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *tables, *home, *to;
+    const double *head, *values, *scarce, *mobile, *tables, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -801,14 +801,15 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->head = buf;
     pol->values = buf + P_HEADER;
     pol->scarce = pol->values + nt;
-    pol->tables = pol->scarce + nt;
+    pol->mobile = pol->scarce + nt;
+    pol->tables = pol->mobile + nt;
     pol->home = pol->tables + 2 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 2 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 3 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.flag_terms */
@@ -882,6 +883,20 @@ static double probe_gain(Game *g, const Policy *pol, int a, int d, int a_sq) {
     return gain;
 }
 
+/* ai.search.Playout._blind_gain: the mean of probe_gain over the types the hidden defender d may be, as
+ * counts[type] of the enemy's hidden pieces say (total of them) */
+static double blind_gain(Game *g, const Policy *pol, int a, int d, int a_sq, const int64_t *counts, int64_t total) {
+    int td = g->ptype[d];
+    double gain = 0.0;
+    for (int t = 0; t < g->r->ntypes; t++) {
+        if (!counts[t]) continue;
+        g->ptype[d] = (int16_t)t;
+        gain += (double)counts[t] * probe_gain(g, pol, a, d, a_sq);
+    }
+    g->ptype[d] = (int16_t)td;
+    return gain / (double)total;
+}
+
 static double mt_random(Game *g) {
     uint32_t a = mt_next(g) >> 5, b = mt_next(g) >> 6;
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
@@ -892,11 +907,22 @@ static int64_t greedy_choose(Game *g, const Policy *pol, double greed, int64_t *
     if (generate(g)) return -2;
     int n = g->nmoves;
     if (!n) return -1;
-    if (grow((void **)buf, cap, 2 * n, sizeof(int64_t))) return -2;
-    int64_t *moves = *buf, *quiet = *buf + n, best = -1, best_quiet = -1, carry = -1;
-    memcpy(moves, g->moves, (size_t)n * sizeof(int64_t));
     const Rules *r = g->r;
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
+    if (grow((void **)buf, cap, 2 * n + 2 * (int)nt, sizeof(int64_t))) return -2;
+    int64_t *moves = *buf, *quiet = *buf + n, *hidden = *buf + 2 * n, best = -1, best_quiet = -1, carry = -1;
+    memcpy(moves, g->moves, (size_t)n * sizeof(int64_t));
+    /* the enemy's hidden pieces by type, all and those that can move: what an attack on one may meet */
+    int foe = 1 - g->x[X_TO_MOVE];
+    int64_t total = 0, total_mobile = 0;
+    memset(hidden, 0, 2 * nt * sizeof(int64_t));
+    for (int i = 0; i < g->npids[foe]; i++) {
+        int pid = g->pids[foe][i], t = g->ptype[pid];
+        if (g->square[pid] < 0 || g->revealed[pid]) continue;
+        hidden[t]++;
+        total++;
+        if (pol->mobile[t] != 0.0) { hidden[nt + t]++; total_mobile++; }
+    }
     int nq = 0, flags = r->sec[S_FLAGS][G_HAS];
     int c0 = flags ? FLAG(g, 0, 1) : 0, c1 = flags ? FLAG(g, 1, 1) : 0;
     double best_gain = 0.0, best_quiet_gain = 0.0, carry_gain = 0.0;
@@ -925,7 +951,10 @@ static int64_t greedy_choose(Game *g, const Policy *pol, double greed, int64_t *
             quiet[nq++] = m;
             continue;
         }
-        gain = probe_gain(g, pol, g->board[o], g->board[a], d);
+        int att = g->board[o], def = g->board[a];
+        if (g->revealed[def]) gain = probe_gain(g, pol, att, def, d);
+        else if (g->moved[def] && total_mobile) gain = blind_gain(g, pol, att, def, d, hidden + nt, total_mobile);
+        else gain = blind_gain(g, pol, att, def, d, hidden, total);
         if (gain > best_gain) { best = m; best_gain = gain; }
         else if (gain >= 0) quiet[nq++] = m;
     }

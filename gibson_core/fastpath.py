@@ -581,7 +581,7 @@ class Kernel:
 
     def policy(self) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
-        values, scarce types, square terms, and with Flags the steps of each type to each Base and to every
+        values, scarce types, which types can move, square terms, and with Flags the steps of each type to each Base and to every
         square (``gibson_core.ai.values``)."""
         if self._policy is None:
             from .ai import values as vals
@@ -591,6 +591,7 @@ class Kernel:
             scarce = vals.scarce_types(v)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(scarce))]
             flat += list(vals.piece_values(v)) + [float(t in scarce) for t in range(nt)]
+            flat += [float(ptype.movement.kind != IMMOBILE) for ptype in v.types]
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             flags = v.rules.get("flags")
             if flags is not None:

@@ -119,3 +119,30 @@ def test_no_peeking_after_quiet_play(name):
             move = rng.choice(quiet)
         state.play(move)
         twin.play(move)
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_playouts_do_not_peek_at_the_other_sides_hidden_pieces(name):
+    """In a playout each side attacks what it has not seen by what it may be, not by what it is: positions
+    that differ only in the hidden types of the side not to move get the same choices from the same draws
+    (the C kernel makes the same choices: tests/test_fastpath.py)."""
+    from gibson_core.ai.search import Playout
+
+    variant = load_variant(name)
+    rng = random.Random(5)
+    setups = {p: random_setup(variant, p, rng) for p in variant.players}
+    state = GameState.from_setups(variant, setups, variant.players[0])
+    for _ in range(30):  # bring the armies into contact with some random play
+        if state.result is not None:
+            break
+        state.play(rng.choice(state.legal_moves()))
+    twin = state.copy()
+    twin.ptype = list(state.ptype)  # a copy shares the fixed tables; the twin gets its own types
+    hidden = [pid for pid in twin.pids[1 - twin.to_move] if twin.square[pid] >= 0 and not twin.revealed[pid]]
+    types = [twin.ptype[pid] for pid in hidden]
+    random.Random(1).shuffle(types)
+    for pid, t in zip(hidden, types, strict=True):
+        twin.ptype[pid] = t
+    assert any(twin.ptype[pid] != state.ptype[pid] for pid in hidden)
+    choices = [[str(Playout(variant, random.Random(seed)).choose(s)) for seed in range(40)] for s in (state, twin)]
+    assert choices[0] == choices[1]

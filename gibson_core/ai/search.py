@@ -13,14 +13,16 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
   playout policy's choice (the opponent's replies are in the tree, best-looking first);
 - after the tree, a playout of ``depth`` plies by the greedy policy (:class:`Playout`: a win by arriving,
   the best winning fight or shot, else a Flag carrier's step home, else often the quiet move that most
-  improves its piece's square, otherwise a random move that does not throw a piece away);
+  improves its piece's square, otherwise a random move that does not throw a piece away). Neither side
+  peeks: a fight against a piece the attacker has not seen is judged by the mean over the types its owner
+  still hides, not by the determinization's guess;
 - the end is scored by :func:`values.evaluate` against the start of the same determinization (so its
   noise cancels), clamped to ``±CLAMP``, and backed up to every node on the path from the side of the
   player who made that node's move.
 
-The move with the best average (most visits breaking ties) is played, unless the heuristic's first
-choice is within ``SURE`` standard errors of it: then the heuristic's choice stands (at small budgets
-the samples are few and noisy; with more time more moves clear the margin). Between moves the tree is reused:
+The move visited most is played (the robust child: UCB comes back to the moves that keep looking best,
+and the heuristic's score starts each at ``PRIOR_VISITS`` visits, so with a tiny budget the heuristic's
+order stands; with more time the search's own findings win). Between moves the tree is reused:
 the child for our move and the opponent's reply, when both are in the tree, becomes the new root.
 
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
@@ -49,6 +51,7 @@ from ..errors import NoLegalMoveError
 from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE
 from ..observe import Observation
+from ..pieces import IMMOBILE
 from ..seeding import derive
 from .analysis import Analysis, ScoredMove
 from .base import Agent
@@ -60,7 +63,6 @@ LEVELS = {"easy": (0.05, 150), "medium": (0.2, 600), "hard": (1.0, 3000)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
-SURE = 1.0  # standard errors by which a searched move must beat the heuristic's first choice
 POOL = 32  # determinizations sampled per move; iterations cycle through them (undone after each)
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
@@ -79,6 +81,7 @@ class Playout:
         self.values = piece_values(variant)
         self.tables = square_tables(variant)
         self.flags = variant.rules.get("flags")
+        self.mobile = [ptype.movement.kind != IMMOBILE for ptype in variant.types]
 
     def choose(self, state, moves=None):
         """A move for the side to move (from ``moves`` if given), or None when it has none."""
@@ -92,6 +95,7 @@ class Playout:
         quiet = []
         carriers = self._carriers(state)
         carry, carry_gain = None, 0.0
+        hidden, hidden_mobile = self._hidden(state, 1 - state.to_move)
         for move in moves:
             if move.kind != MOVE:
                 # firing is worth its target; other actions (illuminate, hand-over) are left to the tree
@@ -116,7 +120,11 @@ class Playout:
                 quiet.append(move)
                 continue
             a, t = board[o], board[index[move.target]]
-            gain = self.probe.gain(state, a, t, ptype[a], ptype[t], d)
+            if state.revealed[t]:
+                gain = self.probe.gain(state, a, t, ptype[a], ptype[t], d)
+            else:  # the mover does not know what it attacks: the mean over what it may be
+                counts = hidden_mobile if state.moved[t] and any(hidden_mobile) else hidden
+                gain = self._blind_gain(state, a, t, d, counts)
             if gain > best_gain:
                 best, best_gain = move, gain
             elif gain >= 0:
@@ -128,6 +136,26 @@ class Playout:
         if best_quiet is not None and rng.random() < self.greed / 2:
             return best_quiet
         return rng.choice(quiet) if quiet else rng.choice(moves)
+
+    def _hidden(self, state, player: int) -> tuple:
+        """``player``'s pieces whose types the other side has not seen, counted by type: all of them, and
+        those of types that can move (a piece seen moving is one of these)."""
+        counts = [0] * len(self.mobile)
+        for pid in state.pids[player]:
+            if state.square[pid] >= 0 and not state.revealed[pid]:
+                counts[state.ptype[pid]] += 1
+        return counts, [c if mobile else 0 for c, mobile in zip(counts, self.mobile, strict=True)]
+
+    def _blind_gain(self, state, a: int, d: int, dest: int, counts: list) -> float:
+        """The expected material change of ``a`` (moved to ``dest``) attacking the hidden ``d``: the mean of
+        the fight's gain over the types ``counts`` says ``d`` may be (the playout's sides do not peek at each
+        other's hidden pieces: the search's determinization is its own guess, the opponent's is not known)."""
+        gain = 0.0
+        ta = state.ptype[a]
+        for td, c in enumerate(counts):
+            if c:
+                gain += c * self.probe.gain(state, a, d, ta, td, dest)
+        return gain / sum(counts)
 
     def finish(self, state, depth: int, player: int) -> float:
         """Up to ``depth`` moves of this policy, the no-move ending, then :func:`evaluate` for ``player``
@@ -164,14 +192,13 @@ class Node:
     """A node of the information-set tree: the statistics of the move that leads to it, from the side of
     the player who made that move, and its children by move text."""
 
-    __slots__ = ("children", "visits", "total", "avail", "squares")
+    __slots__ = ("children", "visits", "total", "avail")
 
     def __init__(self):
         self.children: dict = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
-        self.squares = 0.0  # sum of squared values (for the standard error at the root)
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
@@ -283,7 +310,7 @@ class SearchAgent(Agent):
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
                 child = root.children[key] = Node()
                 prior = max(-CLAMP, min(CLAMP, heuristic[key]))
-                child.visits, child.total, child.squares = PRIOR_VISITS, PRIOR_VISITS * prior, PRIOR_VISITS * prior ** 2
+                child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * prior
             path = [(child, me)]
             state.push(by_key[key])
             if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
@@ -296,7 +323,6 @@ class SearchAgent(Agent):
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
-                node.squares += value * value
             if kernel is not None:  # back to the determinization's start, for its next use
                 state.rewind(bottom)
             while kernel is None and len(state.history) > bottom:
@@ -310,14 +336,9 @@ class SearchAgent(Agent):
             node = root.children.get(str(move))
             if node is not None and node.visits:
                 ranked.append(ScoredMove(move, node.mean(), node.visits))
-        ranked.sort(key=lambda s: (s.score + 0.01 * priors[str(s.move)], s.visits), reverse=True)
-        # Keep the heuristic's choice unless the search found a move better by a clear margin (its
-        # samples are few and noisy at small budgets; more time lets more moves pass)
-        first = str(candidates[0])
-        if ranked and str(ranked[0].move) != first and first in root.children:
-            a, b = root.children[str(ranked[0].move)], root.children[first]
-            if ranked[0].score - b.mean() < SURE * math.sqrt(_variance(a) / a.visits + _variance(b) / b.visits):
-                ranked.sort(key=lambda s: str(s.move) != first)
+        # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
+        # and the heuristic's score counts as PRIOR_VISITS visits, so an unsearched position keeps its choice)
+        ranked.sort(key=lambda s: (s.visits, s.score), reverse=True)
         seen = {str(s.move) for s in ranked}
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, root, scorer
@@ -366,12 +387,6 @@ class SearchAgent(Agent):
             state.push(by_key[key])
             path.append((child, mover))
             node = child
-
-
-def _variance(node: Node) -> float:
-    """The variance of a node's values (its prior visits count as samples of their mean)."""
-    mean = node.mean()
-    return max(node.squares / node.visits - mean * mean, 1.0) if node.visits else 1e6
 
 
 def _normalise(scores: list) -> list:
