@@ -8,8 +8,16 @@ For our piece type ``t`` and every square, :class:`DangerMap` gives
 - ``backfire``: the expected worth of enemy pieces it would destroy there instead (a Bomber next to a gun);
 - ``reveal``: the probability that it is revealed there (an Observation Balloon's sight, or a Searchlight
   that may illuminate it on the next turn);
-- ``fire``: the probability that some enemy piece can fire at it there (within range of a fire action
-  that targets its type) once it is revealed.
+- ``fire``: the expected number of enemy pieces that can fire at it there (within range of a fire action
+  that targets its type) once it is revealed: not the chance that one can, which is near 1 everywhere
+  the enemy's many hidden pieces reach and so shows no way out, while their number falls square by square.
+
+Being within range of a gun is not being shot at once: the shot may come on any turn the piece lingers
+there, or never if it gets away or is screened. So the risk of a square (:meth:`DangerMap.loss`) charges
+the two hazards one after the other rather than as one event: what destroys the piece on arrival, plus
+:data:`SHOT` times the chance that it is seen times the number of guns in range. A revealed piece standing in range thus
+still pays for every added risk of its move (had the shot been counted as certain death, any further gamble
+would have looked free) and gains by leaving the range of the guns that can fire at it.
 
 Every enemy piece counts with the probability of each type it may be (a revealed piece with certainty);
 sources are taken as independent. Nothing here is game-specific: it reads ``variant.rules["effects"]``.
@@ -18,7 +26,10 @@ sources are taken as independent. Nothing here is game-specific: it reads ``vari
 from __future__ import annotations
 
 from ..moves import FIRE, ILLUMINATE
+from ..pieces import DIAGONAL, IMMOBILE, JUMP, ONTO, SLIDE, STEP
 from .values import _cached
+
+SHOT = 1.0  # weight of lingering, seen, within range of a gun, against a certain loss on arrival
 
 
 def _balls(variant, radius: int) -> tuple:
@@ -30,6 +41,60 @@ def _balls(variant, radius: int) -> tuple:
         cache[key] = tuple(tuple(b for b in range(grid.size) if grid.manhattan(a, b) <= radius)
                            for a in range(grid.size))
     return cache[key]
+
+
+def strike_squares(variant) -> tuple:
+    """``[type][square]`` -> the squares from which a piece of that type can attack a piece standing on
+    the square with its next move (occupancy ignored), by its movement, attack pattern and attack mode: an
+    after-move attacker first moves beside the target by its pattern, an onto attacker moves onto it.
+    Cached per variant; ``[-1][square]`` is the union over types."""
+    cache = _cached(variant)
+    if "strikes" not in cache:
+        grid = variant.grid
+
+        def into(kind, a: int) -> tuple:  # squares a single move of ``kind`` goes from to reach ``a``
+            if kind == STEP:
+                return grid.orth[a]
+            if kind == DIAGONAL:
+                return grid.diag[a]
+            if kind == SLIDE:
+                return tuple(sq for ray in grid.rays[a] for sq in ray)
+            if kind == JUMP:
+                return grid.jumps[a]
+            return ()
+
+        table = []
+        for pt in variant.types:
+            kind, near = pt.movement.kind, {"orthogonal": grid.orth, "diagonal": grid.diag}.get(pt.attack)
+            rows = []
+            for sq in range(grid.size):
+                if near is None or kind == IMMOBILE:
+                    rows.append(frozenset())
+                elif pt.attack_mode == ONTO:
+                    rows.append(frozenset(into(kind, sq)))
+                else:
+                    rows.append(frozenset(m for a in near[sq] for m in into(kind, a)) - {sq})
+            table.append(tuple(rows))
+        table.append(tuple(frozenset().union(*(rows[sq] for rows in table)) for sq in range(grid.size)))
+        cache["strikes"] = tuple(table)
+    return cache["strikes"]
+
+
+def menacing(variant, t: int) -> frozenset:
+    """Enemy types whose effects destroy our type ``t`` or whose fire actions target it (guns, for a
+    Troop Carrier): the pieces that keep it from its goal at a distance."""
+    tables = variant.rules.get("effects")
+    if tables is None:
+        return frozenset()
+    out = set()
+    for _squares, by_type in tables.reaches:
+        for g, effects in enumerate(by_type):
+            if any(effect.kind == "destroy" and effect.hits(t) for effect in effects):
+                out.add(g)
+    for g, acts in enumerate(tables.actions):
+        if any(act.kind == FIRE and t in act.targets for act in acts):
+            out.add(g)
+    return frozenset(out)
 
 
 class DangerMap:
@@ -47,6 +112,7 @@ class DangerMap:
         self.enemy_types = enemy_types
         self.values = values
         self._by_type: dict = {}
+        self._loss: dict = {}
 
     @property
     def active(self) -> bool:
@@ -64,7 +130,7 @@ class DangerMap:
         size = self.variant.grid.size
         spared_d = [1.0] * size  # probability that no source destroys
         spared_r = [1.0] * size
-        spared_f = [1.0] * size
+        fire = [0.0] * size
         backfire = [0.0] * size
         tables, state = self.tables, self.state
         if tables is None:
@@ -85,22 +151,31 @@ class DangerMap:
                 for act in tables.actions[g]:
                     if act.kind == FIRE and t in act.targets:
                         for a in _balls(self.variant, act.range)[sq]:
-                            spared_f[a] *= 1.0 - p
+                            fire[a] += p
                     elif act.kind == ILLUMINATE:
                         for a in self.variant.grid.within_king(sq, act.radius):
                             spared_r[a] *= 1.0 - p
-        return ([1.0 - x for x in spared_d], backfire, [1.0 - x for x in spared_r], [1.0 - x for x in spared_f])
+        return [1.0 - x for x in spared_d], backfire, [1.0 - x for x in spared_r], fire
+
+    def loss(self, t: int, revealed: bool) -> list:
+        """Per square, the risk to our piece of type ``t`` ending a move there: the chance it is destroyed on
+        arrival plus ``SHOT`` times the chance it is seen (already revealed, or revealed there) times the
+        number of guns in range (hazards met one after the other, so one never hides the other)."""
+        key = (t, revealed)
+        hit = self._loss.get(key)
+        if hit is None:
+            destroy, _backfire, reveal, fire = self.of(t)
+            hit = self._loss[key] = [x + (1.0 if revealed else r) * f * SHOT
+                                     for x, r, f in zip(destroy, reveal, fire, strict=True)]
+        return hit
 
     def arrival(self, t: int, sq: int, worth: float, revealed: bool) -> float:
         """Expected material change of our piece of type ``t`` (worth ``worth``) ending a move on ``sq``:
-        lost to effects, gained by backfire, and exposed to fire when revealed (or likely to be there)."""
-        destroy, backfire, reveal, fire = self.of(t)
-        seen = 1.0 if revealed else reveal[sq]
-        survive = 1.0 - destroy[sq]
-        return -destroy[sq] * worth + backfire[sq] - survive * seen * fire[sq] * worth
+        lost to effects or fire (:meth:`loss`), gained by backfire."""
+        return self.of(t)[1][sq] - self.loss(t, revealed)[sq] * worth
 
     def standing(self, t: int, sq: int, worth: float, revealed: bool) -> float:
         """The exposure of a piece that stays on ``sq`` (fire only: effects act on arrival)."""
         if not revealed:
             return 0.0
-        return -self.of(t)[3][sq] * worth
+        return -self.of(t)[3][sq] * SHOT * worth

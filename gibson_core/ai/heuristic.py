@@ -36,12 +36,12 @@ from ..errors import NoLegalMoveError
 from ..movegen import MoveTables
 from ..moves import MOVE
 from ..observe import Observation
-from ..pieces import IMMOBILE
+from ..pieces import DIAGONAL, IMMOBILE, STEP
 from ..seeding import derive
 from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
-from .danger import DangerMap
+from .danger import SHOT, DangerMap, menacing, strike_squares
 from .values import (
     CombatProbe,
     distance_to,
@@ -69,6 +69,8 @@ REACH2 = 0.5  # weight of an enemy that must first move beside our piece to atta
 CAUTION = 2.0  # the last winning pieces risk hidden dangers twice as reluctantly (a later chance is better)
 HUNT = 0.5  # pull of a piece towards the enemy piece it most profitably attacks (gain / (1 + distance))
 REVEAL = 0.3  # worth of learning one hidden enemy piece's type
+MENACE = 0.3  # share of our last winning pieces' worth added to enemy types that can strike them at a distance
+VACATE = 0.5  # share of what a revealed winning piece gains by escaping fire through a square we vacate
 ACTION_COST = 0.2  # an action gives up the move it replaces
 WAY_RADIUS = 8  # this near its goal, a winning piece's way is read from the real position (pieces in the way)
 BLOCK = 12.0  # steps an enemy piece the mover cannot remove costs on that way (a mobile one, which may leave: half)
@@ -105,9 +107,9 @@ class MoveScorer:
         self.effects = hooks.get("gibson_on_arrival") or hooks.get("gibson_after_move")
         self.key_types = win_types(variant) | variant.draw_when_none_left | variant.lose_when_removed
         self._worlds: list | None = None
-        self.hazard = DangerMap(variant, self.state, self.me, self.enemy_types, self.values)
         self.worth = self._worth(self.me)
-        self.enemy_worth = self._worth(1 - self.me)
+        self.enemy_worth = self._menaced(self._worth(1 - self.me))
+        self.hazard = DangerMap(variant, self.state, self.me, self.enemy_types, self.enemy_worth)
         self.flags = "flags" in variant.rules
         self._prey: dict = {}
         self._prey_targets: dict = {}
@@ -118,8 +120,9 @@ class MoveScorer:
         careful = self.scarce | variant.lose_when_removed
         self.careful = tuple(w * (CAUTION if t in careful else 1.0) for t, w in enumerate(self.worth))
         self._ways: dict = {}
-        self._risks: dict = {}
         self._flags_before: float | None = None
+        self.strikes = strike_squares(variant)
+        self._escape: dict | None = None
         self.goal_threats = self._goal_threats()
         self.goal_dist = goal_distances(variant, self.me)
         self._open: dict = {}
@@ -263,6 +266,17 @@ class MoveScorer:
         extra = winner_bonus(n) - winner_bonus(n - 1) if n else 0.0
         return tuple(v + (extra if t in scarce else 0.0) for t, v in enumerate(self.values))
 
+    def _menaced(self, worth: tuple) -> tuple:
+        """The enemy's worth by type, each type that can strike our last winning pieces at a distance
+        (:func:`danger.menacing`: guns for Troop Carriers) raised by ``MENACE`` times the most precious of
+        them: removing it clears their way, so it is hunted (by Bombers ending beside it, by attacks)."""
+        scarce = scarce_types(self.variant)
+        extra = [0.0] * len(worth)
+        for t in scarce:
+            for g in menacing(self.variant, t):
+                extra[g] = max(extra[g], MENACE * CAUTION * self.worth[t])
+        return tuple(w + x for w, x in zip(worth, extra, strict=True))
+
     def enemy_types(self, pid: int) -> list:
         """``[(type index, probability)]`` of an enemy piece number."""
         handle = self.world.handle[pid]
@@ -287,6 +301,60 @@ class MoveScorer:
                     e = board[m]
                     if m != sq and e and e not in (ignore, pid) and owner[e] != self.me:
                         worst = max(worst, REACH2 * self._threat(e, pid, n, sq))
+        return worst
+
+    def exposure(self, pid: int, sq: int) -> float:
+        """Chance that our hidden piece ``pid`` standing on ``sq`` can be attacked next turn, and so
+        revealed, by some enemy piece (:func:`danger.strike_squares`: its movement, attack pattern and
+        mode; each possible type with its probability): even a fight it wins shows it to the enemy's guns."""
+        state = self.state
+        board, owner = state.board, state.owner
+        spared = 1.0
+        for m in self.strikes[-1][sq]:
+            e = board[m]
+            if e and e != pid and owner[e] != self.me:
+                spared *= 1.0 - sum(p for te, p in self.enemy_types(e) if m in self.strikes[te][sq])
+        return 1.0 - spared
+
+    def _escapes(self) -> dict:
+        """``{square: gain}``: squares held by our own pieces onto which one of our last winning pieces
+        could step out of danger once the square is vacated (out of the range of enemy guns when it is
+        revealed, out of reach of the enemies that can attack it next turn); the gain is the drop of its
+        expected loss, at its worth to the plan, less what the square itself risks."""
+        if self._escape is None:
+            self._escape = {}
+            state, grid = self.state, self.variant.grid
+            for pid in state.alive(self.me):
+                t = state.ptype[pid]
+                kind = self.variant.types[t].movement.kind
+                if t not in self.scarce or kind not in (STEP, DIAGONAL):
+                    continue
+                sq, seen, worth = state.square[pid], state.revealed[pid], self.careful[t]
+                here = self.strike_danger(pid, sq)
+                if not (here or (seen and self.hazard.of(t)[3][sq])):
+                    continue
+                for n in (grid.diag if kind == DIAGONAL else grid.orth)[sq]:
+                    q = state.board[n]
+                    if q and state.owner[q] == self.me:
+                        gain = (DANGER * (here - self.strike_danger(pid, n))
+                                + self.hazard.arrival(t, n, worth, seen) - self.hazard.standing(t, sq, worth, seen))
+                        if gain > self._escape.get(n, 0.0):
+                            self._escape[n] = gain
+        return self._escape
+
+    def strike_danger(self, pid: int, sq: int, ignore: int = 0) -> float:
+        """Like :meth:`danger`, for the last pieces that can win: the worst expected loss of our ``pid``
+        standing on ``sq`` to one enemy piece that can attack it next turn by the exact geometry of its
+        type (:func:`danger.strike_squares`), each possible type with its probability."""
+        state = self.state
+        board, owner, mine = state.board, state.owner, state.ptype[pid]
+        worst = 0.0
+        for m in self.strikes[-1][sq]:
+            e = board[m]
+            if e and e not in (ignore, pid) and owner[e] != self.me:
+                loss = sum(p * max(0.0, -self._defence(e, pid, te, mine, m, sq))
+                           for te, p in self.enemy_types(e) if m in self.strikes[te][sq])
+                worst = max(worst, loss)
         return worst
 
     def _threat(self, e: int, pid: int, e_sq: int, sq: int) -> float:
@@ -405,16 +473,14 @@ class MoveScorer:
                         out[g] = self.enemy_worth[g]
         return out
 
-    def safe_way(self, t: int, revealed: bool) -> list:
-        """Per square, the danger-weighted cost of the way to our goal for our type ``t``: each square
-        entered costs a step plus ``PATH_RISK`` times its chance of losing the piece (destroyed there, or
-        fired at once revealed)."""
+    def safe_way(self, t: int, revealed: bool) -> tuple:
+        """Per square, the danger-weighted cost of the way to our goal for our type ``t`` (each square
+        entered costs a step plus ``PATH_RISK`` times its chance of losing the piece, :meth:`DangerMap.loss`),
+        and that added cost of each square."""
         key = (t, revealed)
         if key not in self._ways:
-            destroy, _backfire, reveal, fire = self.hazard.of(t)
-            risk = [PATH_RISK * (x + (1.0 if revealed else r) * f) for x, r, f in zip(destroy, reveal, fire, strict=True)]
-            self._ways[key] = safe_distances(self.variant, self.me, t, risk)
-            self._risks[key] = risk
+            risk = [PATH_RISK * x for x in self.hazard.loss(t, revealed)]
+            self._ways[key] = (safe_distances(self.variant, self.me, t, risk), risk)
         return self._ways[key]
 
     def flag_gain(self, move) -> float:
@@ -453,20 +519,30 @@ class MoveScorer:
             ignore = target
         else:
             ignore = 0
-        value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
+        if t in self.scarce:
+            value += DANGER * (self.strike_danger(pid, o) - self.strike_danger(pid, d, ignore))
+        else:
+            value += DANGER * (self.danger(pid, o) - self.danger(pid, d, ignore))
         if self.hazard.active and t in self.winners:
-            seen = bool(state.revealed[pid])
-            way = self.safe_way(t, seen)
-            # progress along the safest way; the risk of the square stepped onto is not progress (the
-            # arrival's expected loss is charged below), else a step onto a Mine's neighbour would pay for itself
-            value += PATH * (way[o] - way[d] - (0.0 if way[d] == 0 else self._risks[(t, seen)][d]))
+            # progress along the safest way; the risk of the square entered is not progress (the hazard
+            # term below charges it), else a step onto the riskiest square of a way would pay the most
+            way, risk = self.safe_way(t, bool(state.revealed[pid]))
+            value += PATH * (way[o] - way[d] - (0.0 if way[d] == 0 else risk[d]))
         if move.target is None and self.variant.types[t].can_attack:
             value += HUNT * (self.prey(t, d) - self.prey(t, o))
         if self.hazard.active:
             worth, seen = self.careful[t], state.revealed[pid]
             value += self.hazard.arrival(t, d, worth, seen) - self.hazard.standing(t, o, worth, seen)
+            fire = self.hazard.of(t)[3]
+            if not seen and move.target is None and (fire[o] or fire[d]):
+                # attacked, it would be revealed within the range of guns: keep away from enemies that may
+                value -= DANGER * SHOT * worth * (self.exposure(pid, d) * fire[d] - self.exposure(pid, o) * fire[o])
         elif self.effects and t in self.key_types:
             value -= self.arrival_risk(move, pid) * self.values[t]
+        if self.hazard.active and self.scarce:
+            escapes = self._escapes()
+            if escapes:  # make way for a revealed winning piece out of the guns' range
+                value += VACATE * (escapes.get(o, 0.0) - escapes.get(d, 0.0))
         if self.flags:
             value += self.flag_gain(move) + self.fetch_gain(t, o, d)
         if self.goal_threats:
