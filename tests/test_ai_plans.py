@@ -93,14 +93,26 @@ def test_hidden_guns_are_feared_and_bombers_sent_at_them():
     assert scorer.worth[tc] > scorer.values[tc]  # the last winning pieces are worth more than material
 
 
+def aviation(position: dict, revealed: tuple = ()) -> tuple:
+    """``(variant, state, square index)``: an Aviation position, blue to move, with the pieces on the
+    squares ``revealed`` revealed."""
+    variant = load_variant("aviation")
+    state = GameState.from_position(variant, position, "blue")
+    for name in revealed:
+        state.revealed[state.board[variant.grid.square(name)]] = True
+    return variant, state, variant.grid.square
+
+
+def scored(state) -> tuple:
+    """``(scorer, {move text: score})``: blue's MoveScorer in ``state`` and its score of every legal move."""
+    scorer = MoveScorer(observe(state, "blue"), state.variant, random.Random(0))
+    return scorer, {str(m): scorer.score(m) for m in state.legal_moves()}
+
+
 def revealed_carrier(position: dict, revealed: tuple) -> tuple:
     """A blue Troop Carrier revealed on c6 among red pieces, ``revealed`` of them revealed too."""
-    variant = load_variant("aviation")
-    state = GameState.from_position(variant, {"c6": "blue TC", "a1": "blue RP", "h12": "red OB", **position}, "blue")
-    for name in ("c6", *revealed):
-        state.revealed[state.board[variant.grid.square(name)]] = True
-    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
-    return variant, state, scorer, {str(m): scorer.score(m) for m in state.legal_moves()}
+    variant, state, _sq = aviation({"c6": "blue TC", "a1": "blue RP", "h12": "red OB", **position}, ("c6", *revealed))
+    return (variant, state, *scored(state))
 
 
 def test_a_revealed_carrier_in_range_of_a_gun_still_fears_every_added_risk():
@@ -122,62 +134,45 @@ def test_a_hidden_carrier_keeps_away_from_enemies_that_would_reveal_it_within_gu
     """Any fight shows a piece to the enemy's guns, even one it wins: a hidden Troop Carrier within range
     of a gun does not stop where a hidden enemy may attack it next turn (from f5, outside the guns' half,
     by a step to e5: an aircraft attacks after moving)."""
-    variant = load_variant("aviation")
-    sq = variant.grid.square
-    state = GameState.from_position(variant, {"c9": "red AA5", "f5": "red SSF", "h12": "red OB", "c6": "blue TC",
-                                              "a1": "blue RP"}, "blue")
-    state.revealed[state.board[sq("c9")]] = True
-    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
+    _variant, state, sq = aviation({"c9": "red AA5", "f5": "red SSF", "h12": "red OB", "c6": "blue TC",
+                                    "a1": "blue RP"}, ("c9",))
+    scorer, score = scored(state)
     tc = state.board[sq("c6")]
     assert scorer.exposure(tc, sq("d5")) > 0.5 and scorer.exposure(tc, sq("b5")) == 0.0
-    score = {str(m): scorer.score(m) for m in state.legal_moves()}
     assert score["c6-d5"] < score["c6-b5"] - 8
 
 
 def test_the_last_carriers_fear_attacks_by_the_geometry_of_the_attacker():
     """An enemy Troop Carrier moves diagonally, then attacks diagonally: from e6 it threatens c4 and e4 next
     turn (via d5 or f5), not the squares beside it; our Carrier, worth more than the trade, steps away."""
-    variant = load_variant("aviation")
-    sq = variant.grid.square
-    state = GameState.from_position(variant, {"e6": "red TC", "h12": "red OB", "c4": "blue TC", "h1": "blue TC",
-                                              "a1": "blue RP"}, "blue")
-    state.revealed[state.board[sq("e6")]] = True
-    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
+    _variant, state, sq = aviation({"e6": "red TC", "h12": "red OB", "c4": "blue TC", "h1": "blue TC",
+                                    "a1": "blue RP"}, ("e6",))
+    scorer, score = scored(state)
     tc = state.board[sq("c4")]
     assert scorer.strike_danger(tc, sq("c4")) > 3 and scorer.strike_danger(tc, sq("e4")) > 3
     assert all(scorer.strike_danger(tc, sq(s)) == 0 for s in ("d5", "b5", "b3", "d3", "f6"))
-    score = {str(m): scorer.score(m) for m in state.legal_moves()}
     assert max(score, key=score.get).startswith("c4-") and score["c4-d5xe6"] < score["c4-d5"] - 3
 
 
 def test_a_revealed_carrier_in_range_is_given_a_way_out_of_range():
     """The revealed Troop Carrier on f5 is within range of the revealed 5-mile gun on h8 wherever it can step
     (e6, g6); e4, out of range, is held by our own fighter: the fighter makes way."""
-    variant = load_variant("aviation")
-    sq = variant.grid.square
-    state = GameState.from_position(variant, {"f5": "blue TC", "e4": "blue FSS", "g4": "blue RP", "a1": "blue RP",
-                                              "h8": "red AA5", "h12": "red OB"}, "blue")
-    for name in ("f5", "h8"):
-        state.revealed[state.board[sq(name)]] = True
-    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
+    _variant, state, sq = aviation({"f5": "blue TC", "e4": "blue FSS", "g4": "blue RP", "a1": "blue RP",
+                                    "h8": "red AA5", "h12": "red OB"}, ("f5", "h8"))
+    scorer, score = scored(state)
     assert set(scorer._escapes()) == {sq("e4")}
-    score = {str(m): scorer.score(m) for m in state.legal_moves()}
     assert max(score, key=score.get).startswith("e4-") and score["e4-e3"] > score["g4-g3"] + 3
 
 
 def test_the_carriers_caution_does_not_peek():
     """The caution terms (exposure, attack geometry, making way, hunted guns) read the Observation only:
     twins that differ in red's hidden types get the same analysis."""
-    variant = load_variant("aviation")
-    sq = variant.grid.square
     base = {"f5": "blue TC", "c3": "blue TC", "e4": "blue FSS", "g4": "blue RP", "b2": "blue Bmr", "a1": "blue RP",
             "h8": "red AA5", "h12": "red OB"}
     analyses = []
     for hidden in (("AA3", "SSF", "TC"), ("TC", "AA3", "SSF")):
         position = dict(base, **dict(zip(("d7", "f8", "d5"), (f"red {t}" for t in hidden), strict=True)))
-        state = GameState.from_position(variant, position, "blue")
-        for name in ("f5", "h8"):
-            state.revealed[state.board[sq(name)]] = True
+        _variant, state, _sq = aviation(position, ("f5", "h8"))
         analyses.append(make_agent("heuristic").analyse(observe(state, "blue"), None))
     assert analyses[0] == analyses[1]
 
