@@ -95,7 +95,7 @@ class Playout:
         quiet = []
         carriers = self._carriers(state)
         carry, carry_gain = None, 0.0
-        hidden, hidden_mobile = self._hidden(state, 1 - state.to_move)
+        hidden, mobile = self._hidden(state, 1 - state.to_move)
         for move in moves:
             if move.kind != MOVE:
                 # firing is worth its target; other actions (illuminate, hand-over) are left to the tree
@@ -123,8 +123,7 @@ class Playout:
             if state.revealed[t]:
                 gain = self.probe.gain(state, a, t, ptype[a], ptype[t], d)
             else:  # the mover does not know what it attacks: the mean over what it may be
-                counts = hidden_mobile if state.moved[t] and any(hidden_mobile) else hidden
-                gain = self._blind_gain(state, a, t, d, counts)
+                gain = self._blind_gain(state, a, t, d, *(mobile if state.moved[t] and mobile[1] else hidden))
             if gain > best_gain:
                 best, best_gain = move, gain
             elif gain >= 0:
@@ -138,24 +137,27 @@ class Playout:
         return rng.choice(quiet) if quiet else rng.choice(moves)
 
     def _hidden(self, state, player: int) -> tuple:
-        """``player``'s pieces whose types the other side has not seen, counted by type: all of them, and
-        those of types that can move (a piece seen moving is one of these)."""
+        """``player``'s pieces whose types the other side has not seen, counted by type, with their total:
+        ``((counts, total), (counts, total))`` for all of them and for those of types that can move (a piece
+        seen moving is one of these)."""
         counts = [0] * len(self.mobile)
         for pid in state.pids[player]:
             if state.square[pid] >= 0 and not state.revealed[pid]:
                 counts[state.ptype[pid]] += 1
-        return counts, [c if mobile else 0 for c, mobile in zip(counts, self.mobile, strict=True)]
+        mobile = [c if can else 0 for c, can in zip(counts, self.mobile, strict=True)]
+        return (counts, sum(counts)), (mobile, sum(mobile))
 
-    def _blind_gain(self, state, a: int, d: int, dest: int, counts: list) -> float:
+    def _blind_gain(self, state, a: int, d: int, dest: int, counts: list, total: int) -> float:
         """The expected material change of ``a`` (moved to ``dest``) attacking the hidden ``d``: the mean of
-        the fight's gain over the types ``counts`` says ``d`` may be (the playout's sides do not peek at each
-        other's hidden pieces: the search's determinization is its own guess, the opponent's is not known)."""
+        the fight's gain over the types ``counts`` (``total`` pieces) says ``d`` may be (the playout's sides
+        do not peek at each other's hidden pieces: the search's determinization is its own guess, the
+        opponent's is not known)."""
         gain = 0.0
         ta = state.ptype[a]
         for td, c in enumerate(counts):
             if c:
                 gain += c * self.probe.gain(state, a, d, ta, td, dest)
-        return gain / sum(counts)
+        return gain / total
 
     def finish(self, state, depth: int, player: int) -> float:
         """Up to ``depth`` moves of this policy, the no-move ending, then :func:`evaluate` for ``player``
