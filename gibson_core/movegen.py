@@ -41,7 +41,9 @@ class MoveTables:
     def __init__(self, variant):
         grid = variant.grid
         names = grid.names
-        passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
+        # per square: can a piece ever stand there (impassable terrain is never entered)
+        passable = self.passable = tuple(variant.kinds[k].passable if k in variant.kinds else True
+                                         for k in variant.cell_kind)
         interned: dict[tuple, Move] = {}
 
         def move(o: int, d: int, a: int = -1) -> Move:

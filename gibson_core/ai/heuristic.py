@@ -602,7 +602,7 @@ def _steps_to(variant, targets, blocked=frozenset()) -> list:
     """Orthogonal steps (walls and impassable terrain respected) from every square to the nearest of
     ``targets``, not passing through ``blocked``; ``None`` where there is no way."""
     grid = variant.grid
-    passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
+    passable = MoveTables.for_variant(variant).passable
     dist: list = [None] * grid.size
     frontier = [sq for sq in sorted(targets) if sq not in blocked]
     for sq in frontier:

@@ -19,6 +19,7 @@ import heapq
 import weakref
 
 from ..combat import ATTACKER, DEFENDER
+from ..movegen import MoveTables
 from ..pieces import DIAGONAL, IMMOBILE, JUMP
 
 VITAL = 100.0  # the worth of a piece whose loss loses the game
@@ -142,7 +143,7 @@ def _distances(variant, t: int, targets, extra=None) -> list:
     native = variant.types[t].element
     neighbours = neighbours_of(variant, t)
     elements = variant.elements[t]
-    passable = [variant.kinds[k].passable if k in variant.kinds else True for k in variant.cell_kind]
+    passable = MoveTables.for_variant(variant).passable
     step = [1 if native is None or elements[sq] in (None, native) else OUT_OF_ELEMENT_STEP
             for sq in range(grid.size)]
     if extra is not None:
@@ -341,8 +342,6 @@ class CombatProbe:
     happens when piece ``a`` (given type ``ta``, standing on ``a_sq``) attacks ``d`` (given type ``td``)."""
 
     def __init__(self, variant):
-        from ..movegen import MoveTables
-
         self.variant = variant
         self.stable = not MoveTables.for_variant(variant).hooks_present.get("gibson_resolve_combat")
         self.cache = _cached(variant).setdefault("fights", {}) if self.stable else {}
