@@ -60,6 +60,25 @@ def test_search_respects_its_iteration_budget():
         state.play(move)
 
 
+@pytest.mark.parametrize(("pool", "iterations", "sampled"), [(4, 30, 4), (32, 10, 10), (1, 5, 1)])
+def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations, sampled):
+    """Each move samples ``pool`` hidden worlds (fewer when the iterations run out first) and cycles
+    through them; the harder levels sample more, so more time also means more of the beliefs seen."""
+    from gibson_core.ai.beliefs import Beliefs
+
+    variant = load_variant("lattaque")
+    state = GameState.from_setups(variant, {p: random_setup(variant, p, 5) for p in variant.players}, "blue")
+    calls = []
+    real = Beliefs.sample
+    monkeypatch.setattr(Beliefs, "sample", lambda self, rng: calls.append(1) or real(self, rng))
+    agent = make_agent("search", seconds=None, iterations=iterations, pool=pool)
+    agent.choose_move(observe(state, state.player), random.Random(0))
+    assert agent.last_iterations == iterations and len(calls) == sampled
+    assert make_agent("search-easy").pool < make_agent("search-medium").pool < make_agent("search-hard").pool
+    with pytest.raises(ValueError, match="pool must be at least 1"):
+        make_agent("search", pool=0)
+
+
 def permuted_twin(state: GameState, player: str, rng: random.Random) -> GameState:
     """The same start position with ``player``'s pieces' types shuffled among themselves."""
     position = state.position()

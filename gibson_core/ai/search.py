@@ -1,7 +1,7 @@
 """The search agent: single-observer information-set Monte Carlo tree search (IS-MCTS).
 
 Each iteration takes a determinization: a full position consistent with the agent's Beliefs (a sample of
-the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation (``POOL`` of
+the hidden enemy types, :meth:`Beliefs.sample`), built by the agent from its own Observation (``pool`` of
 them are sampled per move and the iterations cycle through them, each undone after use). It then
 walks one tree shared by all determinizations, whose nodes are keyed by the moves played from the root:
 
@@ -28,15 +28,16 @@ the child for our move and the opponent's reply, when both are in the tree, beco
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
 
-========  ==================  ==========
-level     seconds per move    iterations
-========  ==================  ==========
-easy      0.05                150
-medium    0.2                 2000
-hard      1.0                 10000
-========  ==================  ==========
+========  ==================  ==========  ====
+level     seconds per move    iterations  pool
+========  ==================  ==========  ====
+easy      0.05                150         16
+medium    0.2                 2000        32
+hard      1.0                 10000       128
+========  ==================  ==========  ====
 
-Whichever limit comes first stops the search. A ``budget`` given to :meth:`choose_move` replaces the
+Whichever limit comes first stops the search. The pool grows with the budget: with 32 worlds, hard's
+thousands of iterations would only learn the same 32 guesses of the hidden pieces better, not the beliefs. A ``budget`` given to :meth:`choose_move` replaces the
 level's seconds. ``seconds=None`` with an ``iterations`` count makes the agent fully deterministic for a
 given random generator (the tests use that).
 """
@@ -59,11 +60,10 @@ from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
-LEVELS = {"easy": (0.05, 150), "medium": (0.2, 2000), "hard": (1.0, 10000)}
+LEVELS = {"easy": (0.05, 150, 16), "medium": (0.2, 2000, 32), "hard": (1.0, 10000, 128)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
-POOL = 32  # determinizations sampled per move; iterations cycle through them (undone after each)
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
@@ -212,13 +212,17 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
-                 depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True):
+                 depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True,
+                 pool: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
-        default_seconds, default_iterations = LEVELS[level]
+        default_seconds, default_iterations, default_pool = LEVELS[level]
         self.level = level
         self.seconds = default_seconds if seconds == -1.0 else seconds
         self.iterations = iterations if iterations is not None else default_iterations
+        self.pool = pool if pool is not None else default_pool
+        if self.pool < 1:
+            raise ValueError(f"pool must be at least 1, not {self.pool}")
         self.depth = depth
         self.width = width
         self.reuse = reuse
@@ -297,7 +301,7 @@ class SearchAgent(Agent):
         # from rng gets the state back first and lends it again after
         twister = Twister(rng) if kernel is not None else None
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
-            if len(pool) < POOL:
+            if len(pool) < self.pool:
                 if twister is not None:
                     twister.give()
                 state = world.build(beliefs.sample(rng))
@@ -305,7 +309,7 @@ class SearchAgent(Agent):
                     twister.take()
                 # scored against its own start: noise cancels; with the fast path, the world is a FastGame
                 pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
-            state, base = pool[done % POOL]
+            state, base = pool[done % self.pool]
             bottom = state.mark() if kernel is not None else len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
