@@ -37,9 +37,10 @@ hard      1.0                 10000       128
 ========  ==================  ==========  ====
 
 Whichever limit comes first stops the search. The pool grows with the budget: with 32 worlds, hard's
-thousands of iterations would only learn the same 32 guesses of the hidden pieces better, not the beliefs. A ``budget`` given to :meth:`choose_move` replaces the
-level's seconds. ``seconds=None`` with an ``iterations`` count makes the agent fully deterministic for a
-given random generator (the tests use that).
+thousands of iterations would only learn the same 32 guesses of the hidden pieces better, not the
+beliefs. A ``budget`` given to :meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an
+``iterations`` count makes the agent fully deterministic for a given random generator (the tests use
+that).
 """
 
 from __future__ import annotations
@@ -296,20 +297,20 @@ class SearchAgent(Agent):
         playout = Playout(variant, rng)
         kernel = kernel_or_none(variant) if self.compiled else None
         done = 0
-        pool: list = []
+        worlds: list = []  # (determinization, its evaluation at the start), at most self.pool of them
         # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
         # from rng gets the state back first and lends it again after
         twister = Twister(rng) if kernel is not None else None
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
-            if len(pool) < self.pool:
+            if len(worlds) < self.pool:
                 if twister is not None:
                     twister.give()
                 state = world.build(beliefs.sample(rng))
                 if twister is not None:
                     twister.take()
                 # scored against its own start: noise cancels; with the fast path, the world is a FastGame
-                pool.append((state if kernel is None else FastGame(state), evaluate(state, me)))
-            state, base = pool[done % self.pool]
+                worlds.append((state if kernel is None else FastGame(state), evaluate(state, me)))
+            state, base = worlds[done % self.pool]
             bottom = state.mark() if kernel is not None else len(state.history)
             key = self._select_root(root, candidates, priors, done)
             child = root.children.get(key)
