@@ -307,14 +307,20 @@ class MoveScorer:
         """Chance that our hidden piece ``pid`` standing on ``sq`` can be attacked next turn, and so
         revealed, by some enemy piece (:func:`danger.strike_squares`: its movement, attack pattern and
         mode; each possible type with its probability): even a fight it wins shows it to the enemy's guns."""
-        state = self.state
-        board, owner = state.board, state.owner
         spared = 1.0
+        for _e, _m, types in self._strikers(pid, sq):
+            spared *= 1.0 - sum(p for _te, p in types)
+        return 1.0 - spared
+
+    def _strikers(self, pid: int, sq: int, ignore: int = 0):
+        """``(enemy piece, its square, [(type, probability)])`` for each enemy piece but ``ignore`` that
+        could attack our ``pid`` standing on ``sq`` next turn, with the types it may be that reach ``sq``
+        from there (:func:`danger.strike_squares`)."""
+        board, owner = self.state.board, self.state.owner
         for m in self.strikes[-1][sq]:
             e = board[m]
-            if e and e != pid and owner[e] != self.me:
-                spared *= 1.0 - sum(p for te, p in self.enemy_types(e) if m in self.strikes[te][sq])
-        return 1.0 - spared
+            if e and e not in (ignore, pid) and owner[e] != self.me:
+                yield e, m, [(te, p) for te, p in self.enemy_types(e) if m in self.strikes[te][sq]]
 
     def _escapes(self) -> dict:
         """``{square: gain}``: squares held by our own pieces onto which one of our last winning pieces
@@ -346,15 +352,10 @@ class MoveScorer:
         """Like :meth:`danger`, for the last pieces that can win: the worst expected loss of our ``pid``
         standing on ``sq`` to one enemy piece that can attack it next turn by the exact geometry of its
         type (:func:`danger.strike_squares`), each possible type with its probability."""
-        state = self.state
-        board, owner, mine = state.board, state.owner, state.ptype[pid]
+        mine = self.state.ptype[pid]
         worst = 0.0
-        for m in self.strikes[-1][sq]:
-            e = board[m]
-            if e and e not in (ignore, pid) and owner[e] != self.me:
-                loss = sum(p * max(0.0, -self._defence(e, pid, te, mine, m, sq))
-                           for te, p in self.enemy_types(e) if m in self.strikes[te][sq])
-                worst = max(worst, loss)
+        for e, m, types in self._strikers(pid, sq, ignore):
+            worst = max(worst, sum(p * max(0.0, -self._defence(e, pid, te, mine, m, sq)) for te, p in types))
         return worst
 
     def _threat(self, e: int, pid: int, e_sq: int, sq: int) -> float:
