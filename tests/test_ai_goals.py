@@ -128,3 +128,19 @@ def test_the_enemy_flag_is_fetched_through_a_mined_mouth_by_the_sweeper():
     assert scorer.fetch_gain(t["BS"], sq("h8"), sq("h7")) > 0 > scorer.fetch_gain(t["BS"], sq("h8"), sq("h9"))
     assert scorer.fetch_gain(t["MS"], sq("h6"), sq("h7")) > 0.2
     assert choose(state) in ("h8-g8", "h8-h7", "h6-h7")  # the Battleship makes room, or the sweeper comes on
+
+
+def test_a_ship_in_the_river_is_nearer_the_enemy_lake_than_at_its_mouth():
+    """A Ship wins by coming up the enemy's river onto its Lake: inside the river each step counts down the
+    path (it entered at the mouth), so the step from the mouth into the river is progress, and the
+    heuristic takes it (it once looked one step further off: back out to the mouth and in again)."""
+    variant = load_variant("tri-tactics")
+    grid = variant.grid
+    ship = next(t for t, ptype in enumerate(variant.types) if ptype.id == "BS")
+    dist = goal_distances(variant, variant.player_index("blue"))[ship]
+    path = ["f9", "f10", "g10", "h10", "i10", "i11"]
+    assert [dist[grid.square(sq)] for sq in path[:-1]] == [5, 4, 3, 2, 1]  # arriving on the Lake wins
+    state = GameState.from_position(variant, {"f9": "blue BS", "a1": "blue Bn", "a12": "red Bn", "l12": "red RP"},
+                                    "blue")
+    move = make_agent("heuristic").choose_move(observe(state, "blue"), random.Random(1))
+    assert str(move) == "f9-f10"

@@ -179,17 +179,31 @@ def goal_targets(variant, player: int, t: int) -> list:
     return targets
 
 
+def _along_paths(variant, player: int, t: int, dist: list) -> list:
+    """``dist`` with each square inside a goal's path (after its mouth) costing only the steps left along
+    the path: a piece stands there because it entered at the mouth (a path is its only way in), so it is
+    nearer its goal than the way back out to the mouth and in again (``dist`` is changed and returned)."""
+    for entries in variant.win_arrive[player].values():
+        for types, path, _reason in entries:
+            if path and t in types:
+                for i, sq in enumerate(path[1:-1], start=1):
+                    dist[sq] = min(dist[sq], len(path) - 1 - i)
+    return dist
+
+
 def safe_distances(variant, player: int, t: int, danger: list) -> list:
     """Like :func:`goal_distances` for one type, each square entered on the way costing ``danger`` more
     (the goal squares themselves cost nothing: arriving there ends the game)."""
     targets = goal_targets(variant, player, t)
     goals = {sq for sq, _n in targets}
-    return _distances(variant, t, targets, [0.0 if sq in goals else x for sq, x in enumerate(danger)])
+    dist = _distances(variant, t, targets, [0.0 if sq in goals else x for sq, x in enumerate(danger)])
+    return _along_paths(variant, player, t, dist)
 
 
 def goal_distances(variant, player: int) -> tuple:
     """``[type][square]`` steps a piece of that type still needs to win by arriving (None when it cannot):
-    straight to a goal square, or to the start of the goal's path plus the path's length."""
+    straight to a goal square, or to the start of the goal's path plus the path's length (inside the
+    path, the steps left along it)."""
     cache = _cached(variant)
     key = ("goal", player)
     if key in cache:
@@ -197,7 +211,7 @@ def goal_distances(variant, player: int) -> tuple:
     out = []
     for t in range(len(variant.types)):
         targets = goal_targets(variant, player, t)
-        out.append(_distances(variant, t, targets) if targets else None)
+        out.append(_along_paths(variant, player, t, _distances(variant, t, targets)) if targets else None)
     cache[key] = tuple(out)
     return cache[key]
 
@@ -240,8 +254,9 @@ def goal_pull(d: float, far: int) -> float:
 def open_distances(variant, player: int, t: int, extra: list, target: int | None = None) -> list:
     """Like :func:`goal_distances` for one type (or :func:`distance_to` ``target`` when given), each square
     entered costing ``extra`` more, the goal squares included (a piece on the goal must be removed too)."""
-    targets = goal_targets(variant, player, t) if target is None else [(target, 0)]
-    return _distances(variant, t, targets, extra)
+    if target is not None:
+        return _distances(variant, t, [(target, 0)], extra)
+    return _along_paths(variant, player, t, _distances(variant, t, goal_targets(variant, player, t), extra))
 
 
 def winner_bonus(k: int) -> float:
