@@ -189,3 +189,30 @@ def test_a_twister_lends_the_generator_to_the_kernel_and_gives_it_back():
     policy = Playout(variant, twin)
     assert compiled == [policy.choose(state) for _ in range(4)]
     assert rng.getstate() == twin.getstate()
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["aviation", "dover-patrol", "lattaque", "tri-tactics", "tri-tactics-classic"])
+def test_the_kernel_scores_a_playout_as_the_python_search_does(name):
+    """``Kernel.finish_value`` plays and scores the search's tail playout as ``Playout.finish`` does: the
+    same value (material, squares, the last winning pieces, Flags) and the same advance of the generator,
+    from positions late in random games where few winning pieces are left."""
+    from gibson_core.ai.search import Playout
+
+    variant = load_variant(name)
+    kernel = fastpath.Kernel.for_variant(variant)
+    for seed in range(4):
+        state = new_game(variant, random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(40 + 150 * seed):
+            moves = state.legal_moves()
+            if state.result is not None or not moves:
+                break
+            state.push(rng.choice(moves))
+        if state.outcome() is not None:
+            continue
+        for player in (0, 1):
+            ours, theirs = random.Random(seed + 10 * player), random.Random(seed + 10 * player)
+            compiled = kernel.finish_value(state, 6, ours, 0.9, player)
+            python = Playout(variant, theirs).finish(state.copy(), 6, player)
+            assert compiled == pytest.approx(python, abs=1e-9) and ours.getstate() == theirs.getstate()
