@@ -787,13 +787,13 @@ static long playout(Game *g, long max_plies) {
 
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
- * types [ntypes] (0/1), mobile types [ntypes] (0/1), worth in the armies [ntypes], square terms [player][type][square], then with Flags the steps of each type to each
+ * types [ntypes] (0/1), square terms [player][type][square], then with Flags the steps of each type to each
  * player's Base [player][type][square] and to every square [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
-enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_TRADE, P_LEAD, P_ARMIES, P_HEADER };
+enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *trade, *tables, *home, *to;
+    const double *head, *values, *scarce, *mobile, *tables, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -802,15 +802,14 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->values = buf + P_HEADER;
     pol->scarce = pol->values + nt;
     pol->mobile = pol->scarce + nt;
-    pol->trade = pol->mobile + nt;
-    pol->tables = pol->trade + nt;
+    pol->tables = pol->mobile + nt;
     pol->home = pol->tables + 2 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 4 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 3 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.flag_terms */
@@ -849,7 +848,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
         return w < 0 ? 0.0 : (w == player ? 1000.0 : -1000.0);
     }
     size_t nt = (size_t)g->r->ntypes, size = (size_t)g->r->size;
-    double score = 0.0, army[2] = {0.0, 0.0};
+    double score = 0.0;
     int counts[2] = {0, 0};
     for (int pid = 1; pid < g->n; pid++) {
         int sq = g->square[pid];
@@ -858,14 +857,8 @@ static double evaluate(Game *g, const Policy *pol, int player) {
         double v = pol->values[t] + pol->tables[((size_t)p * nt + t) * size + sq];
         score += p == player ? v : -v;
         if (pol->scarce[t] != 0.0) counts[p]++;
-        army[p] += pol->trade[t];
     }
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
-    if (pol->head[P_ARMIES] > 0.0) {
-        double lead = army[player] - army[1 - player], cap = pol->head[P_LEAD];
-        lead = lead > cap ? cap : (lead < -cap ? -cap : lead);
-        score += pol->head[P_TRADE] * lead * (1.0 - (army[0] + army[1]) / pol->head[P_ARMIES]);
-    }
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     return score;
 }

@@ -581,7 +581,7 @@ class Kernel:
 
     def policy(self) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
-        values, scarce types, which types can move, their worth in the armies, square terms, and with Flags the steps of each type to each Base and to every
+        values, scarce types, which types can move, square terms, and with Flags the steps of each type to each Base and to every
         square (``gibson_core.ai.values``)."""
         if self._policy is None:
             from .ai import values as vals
@@ -589,11 +589,9 @@ class Kernel:
             v = self.variant
             nt, size = len(v.types), v.grid.size
             scarce = vals.winning_types(v)  # counted for the winner bonus of vals.evaluate
-            flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(scarce)),
-                    vals.TRADE, vals.LEAD, vals.full_armies(v)]
+            flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(scarce))]
             flat += list(vals.piece_values(v)) + [float(t in scarce) for t in range(nt)]
             flat += [float(ptype.movement.kind != IMMOBILE) for ptype in v.types]
-            flat += list(vals.army_worth(v))
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             flags = v.rules.get("flags")
             if flags is not None:

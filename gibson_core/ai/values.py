@@ -7,9 +7,8 @@
   element or on a transit square, a pull towards the squares where that type wins by arriving.
 - :func:`evaluate`: material plus position of one side minus the other's, in a full GameState, plus what
   the variant's way of winning asks for: the last pieces that can win by arriving are worth more than
-  their material (:func:`winner_bonus`: without them a side cannot win), Flags are tokens to fetch and
-  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), and
-  the side ahead gains by trades (``TRADE``: its lead counts more as the armies thin out).
+  their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
+  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it).
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
@@ -32,8 +31,6 @@ FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
-TRADE = 0.5  # the lead in the armies counts this much more for each share of both armies gone...
-LEAD = 10.0  # ...up to this lead (beyond it trades still pay, but material is not worth more)
 OUT_OF_ELEMENT_STEP = 3  # a step out of a piece's element counts as this many on the way to its goal
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -267,25 +264,6 @@ def winner_bonus(k: int) -> float:
     return SCARCE * (1.0 - 0.5 ** k)
 
 
-def army_worth(variant) -> tuple:
-    """Per type, what a piece counts in the armies whose thinning :func:`evaluate` rewards the side ahead
-    for (``TRADE``): its worth for a piece that moves and is not one the game is lost with, else 0."""
-    cache = _cached(variant)
-    if "army" not in cache:
-        values = piece_values(variant)
-        worth = tuple(0.0 if ptype.movement.kind == IMMOBILE or values[t] >= VITAL else values[t]
-                      for t, ptype in enumerate(variant.types))
-        full = len(variant.players) * sum(ptype.count * w for ptype, w in zip(variant.types, worth, strict=True))
-        cache["army"] = worth, float(full)
-    return cache["army"][0]
-
-
-def full_armies(variant) -> float:
-    """Both sides' armies at the start, counted by :func:`army_worth`."""
-    army_worth(variant)
-    return _cached(variant)["army"][1]
-
-
 def winning_types(variant) -> frozenset:
     """The types :func:`evaluate` counts for :func:`winner_bonus`: the winners by arriving and the types whose
     last loss draws the game. However many there are at the start, the last few are worth more than
@@ -362,11 +340,9 @@ def evaluate(state, player: int) -> float:
     values = piece_values(variant)
     tables = square_tables(variant)
     counted = winning_types(variant)
-    worth = army_worth(variant)
     square, ptype, owner = state.square, state.ptype, state.owner
     score = 0.0
     counts = [0, 0]
-    army = [0.0, 0.0]
     for pid in range(1, len(owner)):
         sq = square[pid]
         if sq < 0:
@@ -377,13 +353,8 @@ def evaluate(state, player: int) -> float:
         score += v if p == player else -v
         if t in counted:
             counts[p] += 1
-        army[p] += worth[t]
     if counted:
         score += winner_bonus(counts[player]) - winner_bonus(counts[1 - player])
-    full = full_armies(variant)
-    if full > 0.0:  # trades pay the side that is ahead: its lead counts more as the armies thin out
-        lead = max(-LEAD, min(LEAD, army[player] - army[1 - player]))
-        score += TRADE * lead * (1.0 - (army[0] + army[1]) / full)
     if "flags" in variant.rules:
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     return score
