@@ -588,9 +588,9 @@ class Kernel:
 
             v = self.variant
             nt, size = len(v.types), v.grid.size
-            scarce = vals.winning_types(v)  # counted for the winner bonus of vals.evaluate
-            flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(scarce))]
-            flat += list(vals.piece_values(v)) + [float(t in scarce) for t in range(nt)]
+            counted = vals.winning_types(v)  # the kernel's "scarce" types: counted for vals.winner_bonus
+            flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted))]
+            flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(ptype.movement.kind != IMMOBILE) for ptype in v.types]
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             flags = v.rules.get("flags")

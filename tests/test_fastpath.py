@@ -196,7 +196,8 @@ def test_a_twister_lends_the_generator_to_the_kernel_and_gives_it_back():
 def test_the_kernel_scores_a_playout_as_the_python_search_does(name):
     """``Kernel.finish_value`` plays and scores the search's tail playout as ``Playout.finish`` does: the
     same value (material, squares, the last winning pieces, Flags) and the same advance of the generator,
-    from positions late in random games where few winning pieces are left."""
+    from positions up to 490 plies into random games (Aviation's Troop Carriers down to one or none,
+    Tri-Tactics' two dozen winning pieces down to a dozen, where each still counts a little)."""
     from gibson_core.ai.search import Playout
 
     variant = load_variant(name)

@@ -191,13 +191,18 @@ def _along_paths(variant, player: int, t: int, dist: list) -> list:
     return dist
 
 
+def _goal_way(variant, player: int, t: int, targets: list, extra=None) -> list:
+    """:func:`_distances` of type ``t`` to its goal ``targets`` (:func:`goal_targets`), read
+    :func:`_along_paths` inside the goals' paths."""
+    return _along_paths(variant, player, t, _distances(variant, t, targets, extra))
+
+
 def safe_distances(variant, player: int, t: int, danger: list) -> list:
     """Like :func:`goal_distances` for one type, each square entered on the way costing ``danger`` more
     (the goal squares themselves cost nothing: arriving there ends the game)."""
     targets = goal_targets(variant, player, t)
     goals = {sq for sq, _n in targets}
-    dist = _distances(variant, t, targets, [0.0 if sq in goals else x for sq, x in enumerate(danger)])
-    return _along_paths(variant, player, t, dist)
+    return _goal_way(variant, player, t, targets, [0.0 if sq in goals else x for sq, x in enumerate(danger)])
 
 
 def goal_distances(variant, player: int) -> tuple:
@@ -211,7 +216,7 @@ def goal_distances(variant, player: int) -> tuple:
     out = []
     for t in range(len(variant.types)):
         targets = goal_targets(variant, player, t)
-        out.append(_along_paths(variant, player, t, _distances(variant, t, targets)) if targets else None)
+        out.append(_goal_way(variant, player, t, targets) if targets else None)
     cache[key] = tuple(out)
     return cache[key]
 
@@ -256,7 +261,7 @@ def open_distances(variant, player: int, t: int, extra: list, target: int | None
     entered costing ``extra`` more, the goal squares included (a piece on the goal must be removed too)."""
     if target is not None:
         return _distances(variant, t, [(target, 0)], extra)
-    return _along_paths(variant, player, t, _distances(variant, t, goal_targets(variant, player, t), extra))
+    return _goal_way(variant, player, t, goal_targets(variant, player, t), extra)
 
 
 def winner_bonus(k: int) -> float:
@@ -277,7 +282,7 @@ def scarce_types(variant) -> frozenset:
     draws the game, when they are a small part of the army (else each one matters little)."""
     cache = _cached(variant)
     if "scarce" not in cache:
-        types = win_types(variant) | variant.draw_when_none_left
+        types = winning_types(variant)
         count = sum(variant.types[t].count for t in types)
         total = sum(t.count for t in variant.types) or 1
         cache["scarce"] = frozenset(types) if 0 < count <= total // 4 else frozenset()
