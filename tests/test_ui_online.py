@@ -3,7 +3,6 @@ both set up, moves go both ways through the server, the opponent resigns and the
 reveal from the published record. The server runs in-process on an ephemeral port."""
 
 import os
-import time
 
 import pytest
 from gibson_pygame.scenes.gameover import GameOverScene
@@ -15,14 +14,6 @@ from netharness import LoopThread, Served
 
 from gibson_core.plugins import load_variant
 from gibson_core.setup import random_setup
-
-
-def step_until(driver, condition, timeout: float = 20.0) -> None:
-    """Run frames until ``condition()`` holds; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        driver.step()
 
 
 def caught_up(driver, ply: int) -> bool:
@@ -53,12 +44,12 @@ def test_the_window_hosts_and_plays_a_game_through_the_server(served, tmp_path, 
     session = driver.app.session
     remote = served.lt.run(served.client_async())
     game = served.lt.run(remote.join(session.code))
-    step_until(driver, lambda: isinstance(driver.scene, OnlineSetupScene))
+    driver.run_until(lambda: isinstance(driver.scene, OnlineSetupScene))
     driver.click_button("Random")
     driver.click_button("Start")
     v = load_variant("tri-tactics")
     served.lt.run(remote.submit_setup(game.id, random_setup(v, game.seat, 7)))
-    step_until(driver, lambda: isinstance(driver.scene, OnlinePlayScene))
+    driver.run_until(lambda: isinstance(driver.scene, OnlinePlayScene))
     labels = [b.label for b in driver.scene.buttons]
     assert "Undo" not in labels and "Resign" in labels and "Offer draw" in labels
     for ply in range(1, 5):
@@ -69,7 +60,7 @@ def test_the_window_hosts_and_plays_a_game_through_the_server(served, tmp_path, 
         else:
             view = served.lt.run(remote.wait_for(game.id, lambda g: g.my_turn, 10))
             served.lt.run(remote.play(game.id, str(view.observation.legal_moves[0])))
-        step_until(driver, lambda n=ply: caught_up(driver, n))
+        driver.run_until(lambda n=ply: caught_up(driver, n))
     assert driver.scene.obs.ply == 4 and driver.scene.obs.player == session.seat
     driver.app.screen.fill((0, 0, 0))
     driver.step()
@@ -77,7 +68,7 @@ def test_the_window_hosts_and_plays_a_game_through_the_server(served, tmp_path, 
 
     pygame.image.save(driver.app.screen, os.environ.get("GIBSON_ONLINE_SHOT", str(tmp_path / "online.png")))
     served.lt.run(remote.resign(game.id))
-    step_until(driver, lambda: isinstance(driver.scene, GameOverScene))
+    driver.run_until(lambda: isinstance(driver.scene, GameOverScene))
     full = driver.scene.obs
     assert all(p.type is not None for p in full.pieces)  # the reveal, from the record published at the end
     assert driver.scene.session.result()[1] == f"{game.seat} resigned"

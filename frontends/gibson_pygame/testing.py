@@ -38,6 +38,19 @@ class UIDriver:
         for _ in range(frames):
             self.app.step(dt)
 
+    def run_until(self, condition, timeout: float = 20.0) -> None:
+        """Run frames at the window's frame rate, as :meth:`App.run` does, until ``condition()`` holds;
+        AssertionError after ``timeout`` seconds. For screens fed by another thread (the network client,
+        an in-process server): frames run back to back would keep the interpreter lock from that thread
+        for seconds at a time, which the paced window never does."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < deadline, f"timed out after {timeout:g} s waiting for {condition}"
+            self.app.clock.tick(self.app.fps)
+            self.step()
+
     def click(self, pos, button: int = 1) -> None:
         """Press and release a mouse button at ``pos``, then run a frame."""
         pos = tuple(int(v) for v in pos)
