@@ -14,6 +14,7 @@ from gibson_core.net.protocol import encode
 from .ratelimit import TokenBucket
 
 _ids = itertools.count(1)
+DROP_AFTER = 1.0  # seconds a connection this side closes has to take its last messages and close
 
 
 class Connection:
@@ -31,6 +32,8 @@ class Connection:
         self.refused = 0
         self.closed = False
         self._queue: asyncio.Queue = asyncio.Queue(maxsize=queue)
+        self._writer: asyncio.Future | None = None
+        self._closing: asyncio.Future | None = None
 
     def send(self, message: dict) -> None:
         """Queue a message (dropped once the connection is closing); a full queue closes the connection."""
@@ -39,19 +42,39 @@ class Connection:
         try:
             self._queue.put_nowait(encode(message))
         except asyncio.QueueFull:
-            self.close(1008, "too slow: outgoing queue full")
+            self.close(1008, "too slow: outgoing queue full", drain=False)
 
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close the connection with a close frame naming the reason; a client that does not finish the
-        closing handshake within a second (a flooder's unread frames hold it up) is dropped."""
+    def start(self) -> None:
+        """Start the writer task that sends the queued messages in order."""
+        self._writer = asyncio.ensure_future(self._write_loop())
+
+    def close(self, code: int = 1000, reason: str = "", drain: bool = True) -> None:
+        """Close the connection with a close frame naming the reason, after the messages already queued
+        (a flooder reads why it is refused; with ``drain`` false, at once); a client that does not take
+        them and finish the closing handshake within ``DROP_AFTER`` seconds is dropped."""
         if not self.closed:
             self.closed = True
-            asyncio.ensure_future(self.ws.close(code, reason))
+            self._closing = asyncio.ensure_future(self._close(code, reason, drain))
             transport = getattr(self.ws, "transport", None)
             if transport is not None:
-                asyncio.get_running_loop().call_later(1.0, transport.abort)
+                asyncio.get_running_loop().call_later(DROP_AFTER, transport.abort)
 
-    async def write_loop(self) -> None:
-        """Send queued messages in order (cancelled when the connection ends)."""
+    async def finish(self) -> None:
+        """When the connection has ended: complete a closing this side began (bounded), stop the writer."""
+        self.closed = True
+        if self._closing is not None:
+            await asyncio.wait({self._closing}, timeout=DROP_AFTER)
+        if self._writer is not None:
+            self._writer.cancel()
+
+    async def _close(self, code: int, reason: str, drain: bool) -> None:
+        if drain:
+            drained = asyncio.ensure_future(self._queue.join())
+            await asyncio.wait({drained}, timeout=DROP_AFTER / 2)
+            drained.cancel()
+        await self.ws.close(code, reason)
+
+    async def _write_loop(self) -> None:
         while True:
             await self.ws.send(await self._queue.get())
+            self._queue.task_done()

@@ -219,7 +219,7 @@ class GameServer:
         """Serve one WebSocket connection until it closes. Never raises on anything a client sends."""
         limits = self.limits
         conn = Connection(ws, limits.rate, limits.burst, limits.queue)
-        writer = asyncio.ensure_future(conn.write_loop())
+        conn.start()
         try:
             async for raw in ws:
                 await self.receive(conn, raw)
@@ -228,9 +228,10 @@ class GameServer:
         except Exception as exc:  # a broken connection: whatever it was, this client is gone
             log.debug("connection %s ended: %s", conn.id, exc)
         finally:
-            conn.closed = True
-            writer.cancel()
-            self._gone(conn)
+            try:
+                await conn.finish()
+            finally:
+                self._gone(conn)
 
     async def receive(self, conn: Connection, raw) -> None:
         """Handle one message: rate limit, validation, the request; every failure answered with an error."""
