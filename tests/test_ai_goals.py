@@ -24,7 +24,8 @@ def hidden_twin(state: GameState, rng: random.Random) -> GameState:
                                                                     for sq, t in zip(hidden, types, strict=True)}),
                                    me)
     for sq in position:
-        twin.revealed[twin.board[grid.square(sq)]] = state.revealed[state.board[grid.square(sq)]]
+        pid, twin_pid = state.board[grid.square(sq)], twin.board[grid.square(sq)]
+        twin.revealed[twin_pid], twin.moved[twin_pid] = state.revealed[pid], state.moved[pid]
     return twin
 
 
@@ -128,6 +129,25 @@ def test_the_enemy_flag_is_fetched_through_a_mined_mouth_by_the_sweeper():
     assert scorer.fetch_gain(t["BS"], sq("h8"), sq("h7")) > 0 > scorer.fetch_gain(t["BS"], sq("h8"), sq("h9"))
     assert scorer.fetch_gain(t["MS"], sq("h6"), sq("h7")) > 0.2
     assert choose(state) in ("h8-g8", "h8-h7", "h6-h7")  # the Battleship makes room, or the sweeper comes on
+
+
+def test_the_enemy_flag_is_fetched_past_feared_mines_when_no_sweeper_is_left():
+    """Dover Patrol: red's unmoved hidden pieces beside the way to red's Flag (f10) may be Mines. With a Mine
+    Sweeper left, blue's Battle Squadron makes room for it; with none, nobody can clear the way, so the
+    Battle Squadron takes the risk and goes for the Flag itself (it once made room for nobody: every strong
+    piece stood off the harbour and the game was drawn at the ply limit)."""
+    variant = load_variant("dover-patrol")
+    sq = variant.grid.square
+    position = {"f10": "red PV", "g11": "red Mine", "h11": "red Mine", "f11": "red MTB", "a12": "red PV",
+                "h8": "blue BSq", "a1": "blue PV", "b1": "blue Dst"}
+    for sweeper, best in (({"a2": "blue MS"}, ("h8-g8", "h8-h7")), ({}, ("h8-h9",))):
+        state = GameState.from_position(variant, {**position, **sweeper}, "blue")
+        for moved in ("f10", "a12"):  # seen moving: not Mines
+            state.moved[state.board[sq(moved)]] = True
+        obs = observe(state, "blue")
+        scorer = MoveScorer(obs, variant, random.Random(0))
+        assert scorer.hazard.of(variant.type_index["BSq"])[0][sq("g10")] > 0.1  # a Mine's blast is feared
+        assert choose(state) in best
 
 
 def test_a_ship_in_the_river_is_nearer_the_enemy_lake_than_at_its_mouth():

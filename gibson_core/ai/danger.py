@@ -113,6 +113,7 @@ class DangerMap:
         self.values = values
         self._by_type: dict = {}
         self._loss: dict = {}
+        self._destroy: dict = {}
 
     @property
     def active(self) -> bool:
@@ -126,10 +127,31 @@ class DangerMap:
             hit = self._by_type[t] = self._build(t)
         return hit
 
+    def destroy(self, t: int, sources: frozenset | None = None) -> list:
+        """Per square, the probability that an effect of an enemy piece destroys our type ``t`` ending its
+        move there; with ``sources``, of an enemy piece of one of those types only (the Mines, say, that
+        one of our pieces can clear)."""
+        key = (t, sources)
+        hit = self._destroy.get(key)
+        if hit is None:
+            spared = [1.0] * self.variant.grid.size
+            state = self.state
+            for e in state.alive(1 - self.me):
+                sq = state.square[e]
+                for g, p in self.enemy_types(e):
+                    if sources is not None and g not in sources:
+                        continue
+                    for squares, by_type in self.tables.reaches:
+                        for effect in by_type[g]:
+                            if effect.kind == "destroy" and t not in effect.backfire and effect.hits(t):
+                                for a in squares[sq]:
+                                    spared[a] *= 1.0 - p
+            hit = self._destroy[key] = [1.0 - x for x in spared]
+        return hit
+
     def _build(self, t: int) -> tuple:
         size = self.variant.grid.size
-        spared_d = [1.0] * size  # probability that no source destroys
-        spared_r = [1.0] * size
+        spared_r = [1.0] * size  # probability that no source reveals
         fire = [0.0] * size
         backfire = [0.0] * size
         tables, state = self.tables, self.state
@@ -144,10 +166,9 @@ class DangerMap:
                             gain = p * self.values[g]
                             for a in squares[sq]:
                                 backfire[a] += gain
-                        elif effect.hits(t):
-                            target = spared_d if effect.kind == "destroy" else spared_r
+                        elif effect.kind != "destroy" and effect.hits(t):
                             for a in squares[sq]:
-                                target[a] *= 1.0 - p
+                                spared_r[a] *= 1.0 - p
                 for act in tables.actions[g]:
                     if act.kind == FIRE and t in act.targets:
                         for a in _balls(self.variant, act.range)[sq]:
@@ -155,7 +176,7 @@ class DangerMap:
                     elif act.kind == ILLUMINATE:
                         for a in self.variant.grid.within_king(sq, act.radius):
                             spared_r[a] *= 1.0 - p
-        return [1.0 - x for x in spared_d], backfire, [1.0 - x for x in spared_r], fire
+        return self.destroy(t), backfire, [1.0 - x for x in spared_r], fire
 
     def loss(self, t: int, revealed: bool) -> list:
         """Per square, the risk to our piece of type ``t`` ending a move there: the chance it is destroyed on

@@ -183,7 +183,10 @@ class MoveScorer:
         table), ``CLEAR`` steps when another of our mobile types can (it clears the way), else ``BLOCK``
         (half for a mobile one, which may leave); with ``alone``, ``BLOCK`` whoever else could. Our own
         immobile pieces in the way cost ``BLOCK`` (our mobile ones make room: see :meth:`way_gain`); a square
-        where an effect may destroy ``t`` costs its probability times ``CLEAR`` (``BLOCK`` alone). With
+        where an effect may destroy ``t`` costs its probability times ``CLEAR`` when another of our pieces
+        can remove the effect's source (a Mine Sweeper a Mine), else (and alone) ``BLOCK``: were it
+        ``CLEAR`` with nobody left to clear, every piece would make room near the enemy Flag and none would
+        go for it. With
         ``target``, the way to that square instead (the enemy Flag)."""
         key = (t, alone, target)
         hit = self._open.get(key)
@@ -210,9 +213,11 @@ class MoveScorer:
             if not variant.types[state.ptype[q]].mobile:
                 extra[state.square[q]] = BLOCK
         if self.hazard.active:  # a square where hidden effects destroy the piece: someone must clear it
-            for sq, x in enumerate(self.hazard.of(t)[0]):
+            clearable = frozenset(() if alone else (g for g, can in enumerate(team) if can))
+            for sq, (x, c) in enumerate(zip(self.hazard.destroy(t), self.hazard.destroy(t, clearable),
+                                            strict=True)):
                 if x > 0.0:
-                    extra[sq] += x * (BLOCK if alone else CLEAR)
+                    extra[sq] += c * CLEAR + (x - c) * BLOCK
         hit = self._open[key] = open_distances(variant, self.me, t, extra, target)
         return hit
 
