@@ -132,22 +132,41 @@ def test_the_enemy_flag_is_fetched_through_a_mined_mouth_by_the_sweeper():
 
 
 def test_the_enemy_flag_is_fetched_past_feared_mines_when_no_sweeper_is_left():
-    """Dover Patrol: red's unmoved hidden pieces beside the way to red's Flag (f10) may be Mines. With a Mine
-    Sweeper left, blue's Battle Squadron makes room for it; with none, nobody can clear the way, so the
-    Battle Squadron takes the risk and goes for the Flag itself (it once made room for nobody: every strong
-    piece stood off the harbour and the game was drawn at the ply limit)."""
+    """Dover Patrol: red's unmoved hidden pieces beside the way to red's Flag (f10) may be Mines. With no
+    Mine Sweeper left nobody can clear the way, so blue's Battle Squadron takes the risk and goes for the
+    Flag itself (it once made room for a sweeper that no longer existed: every strong piece stood off the
+    harbour and the game was drawn at the ply limit)."""
     variant = load_variant("dover-patrol")
     sq = variant.grid.square
-    position = {"f10": "red PV", "g11": "red Mine", "h11": "red Mine", "f11": "red MTB", "a12": "red PV",
-                "h8": "blue BSq", "a1": "blue PV", "b1": "blue Dst"}
-    for sweeper, best in (({"a2": "blue MS"}, ("h8-g8", "h8-h7")), ({}, ("h8-h9",))):
-        state = GameState.from_position(variant, {**position, **sweeper}, "blue")
-        for moved in ("f10", "a12"):  # seen moving: not Mines
-            state.moved[state.board[sq(moved)]] = True
-        obs = observe(state, "blue")
-        scorer = MoveScorer(obs, variant, random.Random(0))
-        assert scorer.hazard.of(variant.type_index["BSq"])[0][sq("g10")] > 0.1  # a Mine's blast is feared
-        assert choose(state) in best
+    state = GameState.from_position(variant, {"f10": "red PV", "g11": "red Mine", "h11": "red Mine",
+                                              "f11": "red MTB", "a12": "red PV", "h8": "blue BSq", "a1": "blue PV",
+                                              "b1": "blue Dst"}, "blue")
+    for moved in ("f10", "a12"):  # seen moving: not Mines
+        state.moved[state.board[sq(moved)]] = True
+    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
+    assert scorer.hazard.of(variant.type_index["BSq"])[0][sq("g10")] > 0.1  # a Mine's blast is feared
+    assert scorer.state.square[scorer.fetch_lead()] == sq("h8")
+    assert choose(state) == "h8-h9"
+
+
+def test_the_sweeper_nearest_the_enemy_flag_leads_round_the_harbour_wall():
+    """Dover Patrol: blue's Mine Sweeper stands beside red's Base (f10) across the Harbour Wall, red's
+    Mines shut the harbour's mouth (h10, g10) and blue's ships are far off. The sweeper, whose way is the
+    shortest, leads: it does not make room for ships that are not coming, and the Mines behind the wall are
+    not near it (it once stayed there for good, the nearest Mine one step off as the crow flies)."""
+    variant = load_variant("dover-patrol")
+    sq = variant.grid.square
+    state = GameState.from_position(variant, {"f10": "red PV", "g10": "red Mine", "h10": "red Mine",
+                                              "h11": "red Mine", "g12": "red SM", "h12": "red BS",
+                                              "e10": "blue MS", "b4": "blue VF", "c4": "blue BS", "a1": "blue PV",
+                                              "b1": "blue Dst"}, "blue")
+    for seen in ("g10", "h10"):
+        state.revealed[state.board[sq(seen)]] = True
+    scorer = MoveScorer(observe(state, "blue"), variant, random.Random(0))
+    assert scorer.state.square[scorer.fetch_lead()] == sq("e10")
+    mine = variant.type_index["MS"]
+    assert scorer.prey(mine, sq("e9")) > scorer.prey(mine, sq("e10"))  # round the wall is nearer
+    assert choose(state) == "e10-e9"
 
 
 def test_a_ship_in_the_river_is_nearer_the_enemy_lake_than_at_its_mouth():

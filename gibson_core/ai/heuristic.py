@@ -43,6 +43,7 @@ from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
 from .danger import SHOT, DangerMap, menacing, strike_squares
 from .values import (
+    OUT_OF_ELEMENT_STEP,
     CombatProbe,
     distance_to,
     evaluate,
@@ -130,6 +131,7 @@ class MoveScorer:
         self._near_keys: set | None = None
         self.usual = usual_table(variant)
         self._fetch: int | None = None  # the square of the enemy Flag lying on the board (-1: carried)
+        self._lead: int | None = None  # see fetch_lead
         self.far = variant.grid.files + variant.grid.ranks
 
     def _goal_threats(self) -> list:
@@ -242,7 +244,23 @@ class MoveScorer:
         """Within ``WAY_RADIUS`` of the enemy Flag lying somewhere, the pull of a piece that may pick it up
         along its :meth:`open_way` to it (and ``ROOM`` for leaving when it cannot clear that way itself).
         Further off nothing more than :func:`values.flag_terms` pulls: drawing the whole army on left our
-        own Flag to a random player's piece (tried: 35-4-1 instead of 38-2-0 in 40 games)."""
+        own Flag to a random player's piece (tried: 35-4-1 instead of 38-2-0 in 40 games). The
+        :meth:`fetch_lead` is pulled from any distance and never makes room, so that someone always goes."""
+        f = self._flag_lying()
+        if f < 0 or not self._may_fetch(t):
+            return 0.0
+        lead = self.state.board[o] == self.fetch_lead()
+        stat = distance_to(self.variant, t, f)
+        if min(stat[o], stat[d]) > WAY_RADIUS and not lead:
+            return 0.0
+        way, far = self.open_way(t, target=f), self.far
+        gain = goal_pull(way[d], far) - goal_pull(way[o], far)
+        if not lead and self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR:
+            gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
+        return gain
+
+    def _flag_lying(self) -> int:
+        """The square of the enemy Flag lying on the board, -1 when it is carried."""
         if self._fetch is None:
             self._fetch = -1
             flags = self.variant.rules["flags"]
@@ -251,17 +269,30 @@ class MoveScorer:
                 self._fetch = self.variant.grid.index[where]
                 self._fetchers = flags.mined_pickup if mined else None
                 self._no_carry = flags.cannot_carry
-        f = self._fetch
-        if f < 0 or t in self._no_carry or (self._fetchers is not None and t not in self._fetchers):
-            return 0.0
-        stat = distance_to(self.variant, t, f)
-        if min(stat[o], stat[d]) > WAY_RADIUS:
-            return 0.0
-        way, far = self.open_way(t, target=f), self.far
-        gain = goal_pull(way[d], far) - goal_pull(way[o], far)
-        if self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR:
-            gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
-        return gain
+        return self._fetch
+
+    def _may_fetch(self, t: int) -> bool:
+        """Whether our type ``t`` may pick up the enemy Flag where it lies (after :meth:`fetch_gain` found it)."""
+        return t not in self._no_carry and (self._fetchers is None or t in self._fetchers)
+
+    def fetch_lead(self) -> int:
+        """Our piece (number) with the shortest way to the enemy Flag lying on the board that it could go
+        alone (:meth:`open_way` with ``alone``; the less precious first on a tie), 0 if none. Were
+        everyone to make room for another (the Mine Sweeper for ships that cannot pass the Mines, ships
+        for a sweeper that cannot fight the guard), or to be out of reach, nobody would go."""
+        if self._lead is None:
+            self._lead, f, state = 0, self._flag_lying() if self.flags else -1, self.state
+            if f >= 0:
+                best, nowhere = None, self.far * OUT_OF_ELEMENT_STEP  # the distance of a square with no way
+                for q in state.alive(self.me):
+                    t = state.ptype[q]
+                    if self.variant.types[t].mobile and self._may_fetch(t):
+                        key = (self.open_way(t, alone=True, target=f)[state.square[q]], self.values[t], q)
+                        if key[0] < nowhere and (best is None or key < best):
+                            best = key
+                if best is not None:
+                    self._lead = best[2]
+        return self._lead
 
     def _worth(self, player: int) -> tuple:
         """Worth of each type to ``player``'s plan: its material, and for the last pieces that can win by
@@ -425,7 +456,9 @@ class MoveScorer:
 
     def prey(self, t: int, sq: int) -> float:
         """The best expected gain per distance of our type ``t`` on ``sq`` attacking some enemy piece (by
-        the combat table's usual outcome on any square; a pull towards fights worth having). An immobile
+        the combat table's usual outcome on any square; a pull towards fights worth having); the distance
+        is Manhattan's, or where the board has walls the type's steps round them (a Mine Sweeper beside a
+        Mine across the Harbour Wall once stayed there for good). An immobile
         enemy piece within ``KEY_NEAR`` steps of a square we must reach (our goal, the enemy Flag lying)
         that ``t`` removes counts ``KEY`` more: it shuts the way there until one of its removers comes."""
         key = (t, sq)
@@ -450,10 +483,14 @@ class MoveScorer:
                 row = near_row if e in near_keys else far_row
                 g = sum(p * row[te] for te, p in self.enemy_types(e))
                 if g > 0:
-                    targets.append((*coords(state.square[e]), g))
+                    targets.append((state.square[e], *coords(state.square[e]), g))
             self._prey_targets[t] = targets
-        f, r = self.variant.grid.coords(sq)
-        best = max((g / (1 + abs(f - ef) + abs(r - er)) for ef, er, g in targets), default=0.0)
+        if self.variant.grid.walls:  # the steps round the walls: a prey behind one is not near
+            variant = self.variant
+            best = max((g / (1 + distance_to(variant, t, e)[sq]) for e, _ef, _er, g in targets), default=0.0)
+        else:
+            f, r = self.variant.grid.coords(sq)
+            best = max((g / (1 + abs(f - ef) + abs(r - er)) for _e, ef, er, g in targets), default=0.0)
         self._prey[key] = best
         return best
 
