@@ -169,6 +169,25 @@ def test_the_sweeper_nearest_the_enemy_flag_leads_round_the_harbour_wall():
     assert choose(state) == "e10-e9"
 
 
+def test_the_piece_nearest_the_enemy_flag_does_not_step_beside_a_mine_it_has_seen():
+    """Dover Patrol, from a game against a random player (ply 1307): blue's Auxiliary Cruiser on f9 is
+    drawn towards red's Flag lying on f10, and red's Mine on g8, revealed by a blast, shuts the way by g9.
+    With no Mine Sweeper left the blast costs that way 12 steps; stepping onto g9 once counted those steps
+    as progress, so the cruiser went in and was blown up, and four more pieces after it."""
+    variant = load_variant("dover-patrol")
+    sq = variant.grid.square
+    state = GameState.from_position(variant, {
+        "c1": "blue Mine", "b2": "blue Mine", "c2": "blue Mine", "c4": "blue MTB", "g1": "blue LC", "h7": "blue BC",
+        "c6": "blue PV", "f9": "blue AuxC", "b4": "blue ML", "g8": "red Mine", "f6": "red ML", "a11": "red Mine",
+        "g10": "red BS", "a12": "red BC", "b12": "red Mine", "c11": "red PV", "f11": "red BSq", "g11": "red AuxC"},
+        "blue")
+    for seen in ("h7", "b4", "g8", "f6"):
+        state.revealed[state.board[sq(seen)]] = True
+    for moved in ("c4", "g1", "h7", "c6", "f9", "b4", "f6", "g10", "c11", "f11", "g11"):
+        state.moved[state.board[sq(moved)]] = True
+    assert not choose(state).startswith("f9-g9")
+
+
 def test_a_ship_in_the_river_is_nearer_the_enemy_lake_than_at_its_mouth():
     """A Ship wins by coming up the enemy's river onto its Lake: inside the river each step counts down the
     path (it entered at the mouth), so the step from the mouth into the river is progress, and the

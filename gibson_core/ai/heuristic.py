@@ -132,6 +132,7 @@ class MoveScorer:
         self.usual = usual_table(variant)
         self._fetch: int | None = None  # the square of the enemy Flag lying on the board (-1: carried)
         self._lead: int | None = None  # see fetch_lead
+        self._blast: dict = {}  # (type, alone) -> blast_cost
         self.far = variant.grid.files + variant.grid.ranks
 
     def _goal_threats(self) -> list:
@@ -185,11 +186,8 @@ class MoveScorer:
         table), ``CLEAR`` steps when another of our mobile types can (it clears the way), else ``BLOCK``
         (half for a mobile one, which may leave); with ``alone``, ``BLOCK`` whoever else could. Our own
         immobile pieces in the way cost ``BLOCK`` (our mobile ones make room: see :meth:`way_gain`); a square
-        where an effect may destroy ``t`` costs its probability times ``CLEAR`` when another of our pieces
-        can remove the effect's source (a Mine Sweeper a Mine), else (and alone) ``BLOCK``: were it
-        ``CLEAR`` with nobody left to clear, every piece would make room near the enemy Flag and none would
-        go for it. With
-        ``target``, the way to that square instead (the enemy Flag)."""
+        where an effect may destroy ``t`` costs its :meth:`blast_cost`. With ``target``, the way to that
+        square instead (the enemy Flag)."""
         key = (t, alone, target)
         hit = self._open.get(key)
         if hit is not None:
@@ -214,13 +212,23 @@ class MoveScorer:
         for q in state.alive(self.me):
             if not variant.types[state.ptype[q]].mobile:
                 extra[state.square[q]] = BLOCK
-        if self.hazard.active:  # a square where hidden effects destroy the piece: someone must clear it
-            clearable = frozenset(() if alone else (g for g, can in enumerate(team) if can))
-            for sq, (x, c) in enumerate(zip(self.hazard.destroy(t), self.hazard.destroy(t, clearable),
-                                            strict=True)):
-                if x > 0.0:
-                    extra[sq] += c * CLEAR + (x - c) * BLOCK
+        if self.hazard.active:
+            extra = [a + b for a, b in zip(extra, self.blast_cost(t, alone), strict=True)]
         hit = self._open[key] = open_distances(variant, self.me, t, extra, target)
+        return hit
+
+    def blast_cost(self, t: int, alone: bool = False) -> list:
+        """Per square, the steps :meth:`open_way` adds for entering it where hidden effects may destroy our
+        type ``t``: someone must clear the source first. The chance of it times ``CLEAR`` where another of
+        our pieces can remove the source (a Mine Sweeper a Mine), else (and ``alone``) ``BLOCK``: were it
+        ``CLEAR`` with nobody left to clear, every piece would make room near the enemy Flag and none would
+        go for it. (The team is :meth:`open_way`'s; call it after one.)"""
+        key = (t, alone)
+        hit = self._blast.get(key)
+        if hit is None:
+            clearable = frozenset(() if alone else (g for g, can in enumerate(self._team) if can))
+            hit = self._blast[key] = [c * CLEAR + (x - c) * BLOCK for x, c in
+                                      zip(self.hazard.destroy(t), self.hazard.destroy(t, clearable), strict=True)]
         return hit
 
     def way_gain(self, t: int, o: int, d: int) -> float:
@@ -245,17 +253,19 @@ class MoveScorer:
         along its :meth:`open_way` to it (and ``ROOM`` for leaving when it cannot clear that way itself).
         Further off nothing more than :func:`values.flag_terms` pulls: drawing the whole army on left our
         own Flag to a random player's piece (tried: 35-4-1 instead of 38-2-0 in 40 games). The
-        :meth:`fetch_lead` is pulled from any distance and never makes room, so that someone always goes."""
+        :meth:`fetch_lead` never makes room, so that someone always goes (pulled from any distance too, it
+        was sent into the enemy's Mines one after another: two games lost to a random player in 200)."""
         f = self._flag_lying()
         if f < 0 or not self._may_fetch(t):
             return 0.0
-        lead = self.state.board[o] == self.fetch_lead()
         stat = distance_to(self.variant, t, f)
-        if min(stat[o], stat[d]) > WAY_RADIUS and not lead:
+        if min(stat[o], stat[d]) > WAY_RADIUS:
             return 0.0
         way, far = self.open_way(t, target=f), self.far
-        gain = goal_pull(way[d], far) - goal_pull(way[o], far)
-        if not lead and self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR:
+        entered = self.blast_cost(t)[d] if self.hazard.active else 0.0  # the risk taken is not progress
+        gain = goal_pull(way[d] + entered, far) - goal_pull(way[o], far)
+        if (self.state.board[o] != self.fetch_lead()
+                and self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR):
             gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
         return gain
 
@@ -276,17 +286,18 @@ class MoveScorer:
         return t not in self._no_carry and (self._fetchers is None or t in self._fetchers)
 
     def fetch_lead(self) -> int:
-        """Our piece (number) with the shortest way to the enemy Flag lying on the board that it could go
-        alone (:meth:`open_way` with ``alone``; the less precious first on a tie), 0 if none. Were
-        everyone to make room for another (the Mine Sweeper for ships that cannot pass the Mines, ships
-        for a sweeper that cannot fight the guard), or to be out of reach, nobody would go."""
+        """Our piece (number) within ``WAY_RADIUS`` of the enemy Flag lying on the board with the shortest way
+        to it that it could go alone (:meth:`open_way` with ``alone``; the less precious first on a tie), 0
+        if none. Were everyone to make room for another (the Mine Sweeper for ships too far off to come,
+        ships for a sweeper that cannot fight the guard), nobody would go."""
         if self._lead is None:
             self._lead, f, state = 0, self._flag_lying() if self.flags else -1, self.state
             if f >= 0:
                 best, nowhere = None, self.far * OUT_OF_ELEMENT_STEP  # the distance of a square with no way
                 for q in state.alive(self.me):
                     t = state.ptype[q]
-                    if self.variant.types[t].mobile and self._may_fetch(t):
+                    if (self.variant.types[t].mobile and self._may_fetch(t)
+                            and distance_to(self.variant, t, f)[state.square[q]] <= WAY_RADIUS):
                         key = (self.open_way(t, alone=True, target=f)[state.square[q]], self.values[t], q)
                         if key[0] < nowhere and (best is None or key < best):
                             best = key
