@@ -188,6 +188,25 @@ def test_the_piece_nearest_the_enemy_flag_does_not_step_beside_a_mine_it_has_see
     assert not choose(state).startswith("f9-g9")
 
 
+def test_a_piece_does_not_step_beside_the_mine_that_holds_the_base_it_must_reach():
+    """Capturing the Base, from a game against a random player (ply 512): red's Base (f10) is held by a
+    Mine revealed when it blew up a ship, and blue has no Mine Sweeper left. Stepping beside it counted the
+    12 steps its blast adds to the way as progress, so blue's pieces went in one after another (five in
+    a row); now nothing ends its move on g10 but the Mine Layer, which blasts do not harm."""
+    variant = load_variant("dover-patrol", {"capturing-the-base": True})
+    sq = variant.grid.square
+    state = GameState.from_position(variant, {
+        "h10": "blue PV", "h7": "blue BC", "h8": "blue LC", "b2": "blue Mine", "c2": "blue PV", "g11": "blue ML",
+        "h9": "blue BC", "c3": "blue Mine", "f8": "red VF", "f10": "red Mine", "b11": "red MS", "b9": "red Dst",
+        "c11": "red Mine", "h12": "red ML", "a7": "red AuxC", "a8": "red PV", "b12": "red LC"}, "blue")
+    for seen in ("g11", "f8", "f10", "h12"):
+        state.revealed[state.board[sq(seen)]] = True
+    for moved in ("h10", "h7", "h8", "c2", "g11", "h9", "f8", "b11", "b9", "h12", "a7", "a8", "b12"):
+        state.moved[state.board[sq(moved)]] = True
+    move = choose(state)
+    assert not move.startswith("h10-g10"), move
+
+
 def test_a_ship_in_the_river_is_nearer_the_enemy_lake_than_at_its_mouth():
     """A Ship wins by coming up the enemy's river onto its Lake: inside the river each step counts down the
     path (it entered at the mouth), so the step from the mouth into the river is progress, and the

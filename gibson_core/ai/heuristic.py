@@ -236,14 +236,16 @@ class MoveScorer:
         hidden effects are feared) read on its :meth:`open_way` rather than on the empty board (within
         ``WAY_RADIUS`` of the goal), and ``ROOM`` a step for leaving those surroundings when
         it cannot itself remove what stands in its way but another of our pieces can (it makes room for
-        the pieces that clear the way: a Mine Sweeper for a Mine)."""
+        the pieces that clear the way: a Mine Sweeper for a Mine). As in :meth:`fetch_gain`, the steps a
+        feared blast adds to the square entered are not progress."""
         stat = self.goal_dist[t]
         if stat is None or min(stat[o], stat[d]) > WAY_RADIUS or not self.variant.types[t].mobile:
             return 0.0
         way, far = self.open_way(t), self.far
-        gain = goal_pull(way[d], far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
+        to = way[d] + (self.blast_cost(t)[d] if self.hazard.active else 0.0)  # the risk taken is not progress
+        gain = goal_pull(to, far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
         if self.hazard.active:  # the safest way's pull (PATH) is corrected alike for the pieces in the way
-            gain += PATH * ((way[o] - way[d]) - (stat[o] - stat[d]))
+            gain += PATH * ((way[o] - to) - (stat[o] - stat[d]))
         if self.open_way(t, alone=True)[o] - way[o] >= BLOCK / 2 - CLEAR:  # e.g. a known mobile blocker
             gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
         return gain
@@ -262,8 +264,8 @@ class MoveScorer:
         if min(stat[o], stat[d]) > WAY_RADIUS:
             return 0.0
         way, far = self.open_way(t, target=f), self.far
-        entered = self.blast_cost(t)[d] if self.hazard.active else 0.0  # the risk taken is not progress
-        gain = goal_pull(way[d] + entered, far) - goal_pull(way[o], far)
+        to = way[d] + (self.blast_cost(t)[d] if self.hazard.active else 0.0)  # the risk taken is not progress
+        gain = goal_pull(to, far) - goal_pull(way[o], far)
         if (self.state.board[o] != self.fetch_lead()
                 and self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR):
             gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
