@@ -193,12 +193,7 @@ class MoveScorer:
         if hit is not None:
             return hit
         state, variant = self.state, self.variant
-        if self._team is None:
-            removers = {state.ptype[q] for q in state.alive(self.me)
-                        if variant.types[state.ptype[q]].mobile and variant.types[state.ptype[q]].can_attack}
-            self._team = [any(DEFENDER in self.usual[r][te].removed for r in removers)
-                          for te in range(len(variant.types))]
-        team, usual = self._team, self.usual[t]
+        team, usual = self.team(), self.usual[t]
         extra = [0.0] * variant.grid.size
         for e in state.alive(1 - self.me):
             cost = 1.0
@@ -217,16 +212,33 @@ class MoveScorer:
         hit = self._open[key] = open_distances(variant, self.me, t, extra, target)
         return hit
 
+    def team(self) -> list:
+        """Per enemy type, whether one of our mobile pieces that can attack removes it (by the combat
+        table's usual outcome)."""
+        if self._team is None:
+            state, variant = self.state, self.variant
+            removers = {state.ptype[q] for q in state.alive(self.me)
+                        if variant.types[state.ptype[q]].mobile and variant.types[state.ptype[q]].can_attack}
+            self._team = [any(DEFENDER in self.usual[r][te].removed for r in removers)
+                          for te in range(len(variant.types))]
+        return self._team
+
+    def entered_way(self, t: int, way: list, d: int) -> float:
+        """``way[d]`` for our type ``t`` stepping onto ``d``, with the :meth:`blast_cost` of ``d`` added back:
+        the risk taken is not progress (the hazard term charges it); counted as progress, it sent piece
+        after piece beside a Mine already seen."""
+        return way[d] + (self.blast_cost(t)[d] if self.hazard.active else 0.0)
+
     def blast_cost(self, t: int, alone: bool = False) -> list:
         """Per square, the steps :meth:`open_way` adds for entering it where hidden effects may destroy our
         type ``t``: someone must clear the source first. The chance of it times ``CLEAR`` where another of
         our pieces can remove the source (a Mine Sweeper a Mine), else (and ``alone``) ``BLOCK``: were it
         ``CLEAR`` with nobody left to clear, every piece would make room near the enemy Flag and none would
-        go for it. (The team is :meth:`open_way`'s; call it after one.)"""
+        go for it."""
         key = (t, alone)
         hit = self._blast.get(key)
         if hit is None:
-            clearable = frozenset(() if alone else (g for g, can in enumerate(self._team) if can))
+            clearable = frozenset(() if alone else (g for g, can in enumerate(self.team()) if can))
             hit = self._blast[key] = [c * CLEAR + (x - c) * BLOCK for x, c in
                                       zip(self.hazard.destroy(t), self.hazard.destroy(t, clearable), strict=True)]
         return hit
@@ -236,13 +248,13 @@ class MoveScorer:
         hidden effects are feared) read on its :meth:`open_way` rather than on the empty board (within
         ``WAY_RADIUS`` of the goal), and ``ROOM`` a step for leaving those surroundings when
         it cannot itself remove what stands in its way but another of our pieces can (it makes room for
-        the pieces that clear the way: a Mine Sweeper for a Mine). As in :meth:`fetch_gain`, the steps a
-        feared blast adds to the square entered are not progress."""
+        the pieces that clear the way: a Mine Sweeper for a Mine); the square entered is read by
+        :meth:`entered_way`."""
         stat = self.goal_dist[t]
         if stat is None or min(stat[o], stat[d]) > WAY_RADIUS or not self.variant.types[t].mobile:
             return 0.0
         way, far = self.open_way(t), self.far
-        to = way[d] + (self.blast_cost(t)[d] if self.hazard.active else 0.0)  # the risk taken is not progress
+        to = self.entered_way(t, way, d)
         gain = goal_pull(to, far) - goal_pull(way[o], far) - (goal_pull(stat[d], far) - goal_pull(stat[o], far))
         if self.hazard.active:  # the safest way's pull (PATH) is corrected alike for the pieces in the way
             gain += PATH * ((way[o] - to) - (stat[o] - stat[d]))
@@ -254,9 +266,10 @@ class MoveScorer:
         """Within ``WAY_RADIUS`` of the enemy Flag lying somewhere, the pull of a piece that may pick it up
         along its :meth:`open_way` to it (and ``ROOM`` for leaving when it cannot clear that way itself).
         Further off nothing more than :func:`values.flag_terms` pulls: drawing the whole army on left our
-        own Flag to a random player's piece (tried: 35-4-1 instead of 38-2-0 in 40 games). The
-        :meth:`fetch_lead` never makes room, so that someone always goes (pulled from any distance too, it
-        was sent into the enemy's Mines one after another: two games lost to a random player in 200)."""
+        own Flag to a random player's piece (tried: 35-4-1 instead of 38-2-0 in 40 games). The square
+        entered is read by :meth:`entered_way`. The :meth:`fetch_lead` never makes room, so that someone
+        always goes (pulled from any distance too, it was sent into the enemy's Mines one after another:
+        two games lost to a random player in 200)."""
         f = self._flag_lying()
         if f < 0 or not self._may_fetch(t):
             return 0.0
@@ -264,8 +277,7 @@ class MoveScorer:
         if min(stat[o], stat[d]) > WAY_RADIUS:
             return 0.0
         way, far = self.open_way(t, target=f), self.far
-        to = way[d] + (self.blast_cost(t)[d] if self.hazard.active else 0.0)  # the risk taken is not progress
-        gain = goal_pull(to, far) - goal_pull(way[o], far)
+        gain = goal_pull(self.entered_way(t, way, d), far) - goal_pull(way[o], far)
         if (self.state.board[o] != self.fetch_lead()
                 and self.open_way(t, alone=True, target=f)[o] - way[o] >= BLOCK / 2 - CLEAR):
             gain += ROOM * (min(stat[d], WAY_RADIUS + 1) - min(stat[o], WAY_RADIUS + 1))
@@ -284,7 +296,7 @@ class MoveScorer:
         return self._fetch
 
     def _may_fetch(self, t: int) -> bool:
-        """Whether our type ``t`` may pick up the enemy Flag where it lies (after :meth:`fetch_gain` found it)."""
+        """Whether our type ``t`` may pick up the enemy Flag where it lies (after :meth:`_flag_lying` found it)."""
         return t not in self._no_carry and (self._fetchers is None or t in self._fetchers)
 
     def fetch_lead(self) -> int:
