@@ -10,7 +10,10 @@ from gibson_core.ai import make_agent
 from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
+from gibson_core.ai.search import TreeMoves
 from gibson_core.ai.values import evaluate, winner_bonus
+from gibson_core.fastpath import kernel_or_none
+from gibson_core.moves import Move
 from gibson_core.observe import observe
 from gibson_core.plugins import load_variant
 from gibson_core.setup import random_setup
@@ -198,8 +201,9 @@ def test_the_search_reuses_its_tree_after_the_reply():
     agent = make_agent("search", seconds=None, iterations=40, depth=2)
     me = state.player
     state.play(agent.choose_move(observe(state, me), random.Random(0)))
-    root = agent._tree[1]
-    reply = max(root.children[agent._tree[2]].children.items(), key=lambda kv: kv[1].visits)[0]
-    state.play(reply)
-    reused = agent._reused_root(observe(state, me))
-    assert reused is root.children[agent._tree[2]].children[reply] and reused.visits > 0
+    root, tree = agent._tree[1], TreeMoves(kernel_or_none(state.variant))
+    ours = root.children[tree.key(Move.parse(agent._tree[2]))]
+    reply = max(ours.children.items(), key=lambda kv: kv[1].visits)[0]
+    state.play(tree.move(reply))
+    reused = agent._reused_root(observe(state, me), tree)
+    assert reused is ours.children[reply] and reused.visits > 0

@@ -32,8 +32,8 @@ names ``search-easy``, ``search-medium``, ``search-hard``):
 level     seconds per move    iterations  pool
 ========  ==================  ==========  ====
 easy      0.05                150         16
-medium    0.2                 2000        32
-hard      1.0                 10000       128
+medium    0.2                 5000        32
+hard      1.0                 25000       128
 ========  ==================  ==========  ====
 
 Whichever limit comes first stops the search. The pool grows with the budget: with 32 worlds, hard's
@@ -49,9 +49,9 @@ import math
 import random
 import time
 
-from ..errors import NoLegalMoveError
+from ..errors import GibsonError, NoLegalMoveError
 from ..fastpath import FastGame, Twister, kernel_or_none
-from ..moves import FIRE, MOVE
+from ..moves import FIRE, MOVE, Move
 from ..observe import Observation
 from ..pieces import IMMOBILE
 from ..seeding import derive
@@ -61,7 +61,7 @@ from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
-LEVELS = {"easy": (0.05, 150, 16), "medium": (0.2, 2000, 32), "hard": (1.0, 10000, 128)}
+LEVELS = {"easy": (0.05, 150, 16), "medium": (0.2, 5000, 32), "hard": (1.0, 25000, 128)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
@@ -260,7 +260,7 @@ class SearchAgent(Agent):
         return Analysis(tuple(ranked[:top]), beliefs, self.last_iterations)
 
     # -- the search ----------------------------------------------------------------------------------
-    def _reused_root(self, observation: Observation) -> Node | None:
+    def _reused_root(self, observation: Observation, tree: TreeMoves) -> Node | None:
         """The subtree for what happened since the last search (our move, then the reply), if kept."""
         if self._tree is None:
             return None
@@ -268,9 +268,12 @@ class SearchAgent(Agent):
         now = observation.moves
         if len(now) != len(moves) + 2 or now[: len(moves)] != moves or now[len(moves)] != ours:
             return None
-        node = root.children.get(ours)
-        node = node.children.get(now[-1]) if node is not None else None
-        return node
+        try:
+            ours_key, reply_key = (tree.key(Move.parse(text)) for text in now[-2:])
+        except (GibsonError, ValueError):  # a move the tree cannot name: start afresh
+            return None
+        node = root.children.get(ours_key)
+        return node.children.get(reply_key) if node is not None else None
 
     def _search(self, observation: Observation, rng: random.Random, budget: float | None):
         legal = observation.legal_moves
@@ -287,15 +290,15 @@ class SearchAgent(Agent):
             return [], None, scorer
         if len(scored) == 1 or scored[0][0] >= 1e6:
             return [ScoredMove(legal[i], s, 0) for s, i in scored], None, scorer
-        candidates = [legal[i] for _s, i in scored[: self.width]]
-        priors = dict(zip((str(m) for m in candidates), _normalise([s for s, _i in scored[: self.width]]),
-                          strict=True))
-        by_key = {str(m): m for m in candidates}
-        heuristic = {str(legal[i]): sc for sc, i in scored[: self.width]}
-        root = (self._reused_root(observation) if self.reuse else None) or Node()
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
         kernel = kernel_or_none(variant) if self.compiled else None
+        tree = TreeMoves(kernel)
+        candidates = [legal[i] for _s, i in scored[: self.width]]
+        keys = [tree.key(m) for m in candidates]
+        priors = dict(zip(keys, _normalise([s for s, _i in scored[: self.width]]), strict=True))
+        heuristic = {k: sc for k, (sc, _i) in zip(keys, scored, strict=False)}
+        root = (self._reused_root(observation, tree) if self.reuse else None) or Node()
         done = 0
         worlds: list = []  # (determinization, its evaluation at the start), at most self.pool of them
         # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
@@ -312,19 +315,19 @@ class SearchAgent(Agent):
                 worlds.append((state if kernel is None else FastGame(state), evaluate(state, me)))
             state, base = worlds[done % self.pool]
             bottom = state.mark() if kernel is not None else len(state.history)
-            key = self._select_root(root, candidates, priors, done)
+            key = self._select_root(root, keys, priors, done)
             child = root.children.get(key)
             if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
                 child = root.children[key] = Node()
                 prior = max(-CLAMP, min(CLAMP, heuristic[key]))
                 child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * prior
             path = [(child, me)]
-            state.push(by_key[key])
+            tree.push(state, key)
             if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
-                self._descend(state, path[0][0], path, lambda st, _moves: st.choose(twister, playout.greed))
+                self._descend(state, child, path, tree, lambda st, _keys: st.choose_code(twister, playout.greed))
                 end = state.finish(self.depth, twister, playout.greed, me)
             else:
-                self._descend(state, path[0][0], path, playout.choose)
+                self._descend(state, child, path, tree, playout.choose)
                 end = playout.finish(state, self.depth, me)
             value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
@@ -339,8 +342,8 @@ class SearchAgent(Agent):
             twister.give()
         self.last_iterations = done
         ranked = []
-        for move in candidates:
-            node = root.children.get(str(move))
+        for move, key in zip(candidates, keys, strict=True):
+            node = root.children.get(key)
             if node is not None and node.visits:
                 ranked.append(ScoredMove(move, node.mean(), node.visits))
         # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
@@ -350,13 +353,12 @@ class SearchAgent(Agent):
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, root, scorer
 
-    def _select_root(self, root: Node, candidates: list, priors: dict, done: int) -> str:
-        """UCB1 with a fading prior over the root candidates; unvisited ones first, best prior first."""
+    def _select_root(self, root: Node, keys: list, priors: dict, done: int):
+        """UCB1 with a fading prior over the root candidates' keys; unvisited ones first, best prior first."""
         children = root.children
         best_key, best_value = None, -math.inf
         log_n = math.log(done + 1)
-        for move in candidates:
-            key = str(move)
+        for key in keys:
             node = children.get(key)
             if node is None:
                 return key
@@ -366,34 +368,66 @@ class SearchAgent(Agent):
                 best_key, best_value = key, value
         return best_key
 
-    def _descend(self, state, node: Node, path: list, choose) -> None:
-        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, legal
-        moves)`` is the playout policy's choice (``Playout.choose``, or the kernel's on a FastGame)."""
+    @staticmethod
+    def _descend(state, node: Node, path: list, tree: TreeMoves, choose) -> None:
+        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, keys)``
+        is the playout policy's choice among the legal moves' keys (``Playout.choose``, or the kernel's code on
+        a FastGame)."""
+        sqrt, log = math.sqrt, math.log
         while state.result is None:
-            moves = state.legal_moves()
-            if not moves:
+            keys = tree.legal(state)
+            if not keys:
                 return
             mover = state.to_move
-            by_key = {str(m): m for m in moves}
-            available = [(k, node.children[k]) for k in by_key if k in node.children]
+            children = node.children
+            available = [(k, children[k]) for k in keys if k in children]
             for _k, child in available:
                 child.avail += 1
-            if len(available) < WIDEN * math.sqrt(node.visits) + 1:
-                move = choose(state, moves)
-                key = str(move)
-                if key not in node.children:
-                    child = node.children[key] = Node()
+            if len(available) < WIDEN * sqrt(node.visits) + 1:
+                key = choose(state, keys)
+                if key not in children:
+                    child = children[key] = Node()
                     child.avail = 1
-                    state.push(move)
+                    tree.push(state, key)
                     path.append((child, mover))
                     return
             if not available:
                 return
-            key, child = max(available, key=lambda kc: kc[1].mean()
-                             + EXPLORE * math.sqrt(math.log(max(kc[1].avail, 1)) / (kc[1].visits + 1)))
-            state.push(by_key[key])
-            path.append((child, mover))
-            node = child
+            best_key, best_value = None, -math.inf
+            for k, child in available:  # UCB1 over availability (the first of equals, as max() would)
+                n = child.visits  # every node in the tree has been backed up at least once
+                value = child.total / n + EXPLORE * sqrt(log(max(child.avail, 1)) / (n + 1))
+                if value > best_value:
+                    best_key, best_value, node = k, value, child
+            tree.push(state, best_key)
+            path.append((node, mover))
+
+
+class TreeMoves:
+    """How the tree names moves: by the kernel's packed codes on its FastGames (no Move is decoded while the
+    search descends), else by the Move objects of the Python engine."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def key(self, move):
+        """The tree key of a Move."""
+        return move if self.kernel is None else self.kernel.code(move)
+
+    def move(self, key) -> Move:
+        """The Move a tree key names."""
+        return key if self.kernel is None else self.kernel.move(key)
+
+    def legal(self, state) -> list:
+        """The tree keys of the legal moves of ``state``, in the engine's order."""
+        return state.legal_moves() if self.kernel is None else state.legal_codes()
+
+    def push(self, state, key) -> None:
+        """Play the move named by ``key`` in ``state``."""
+        if self.kernel is None:
+            state.push(key)
+        else:
+            state.push_code(key)
 
 
 def _normalise(scores: list) -> list:
