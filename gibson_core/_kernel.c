@@ -16,6 +16,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <math.h>
+#include <time.h>
 
 /* ---- table layout (must match fastpath.py) ---------------------------------------------------------- */
 enum {
@@ -987,6 +988,135 @@ static int greedy_finish(Game *g, int depth, double greed, const Policy *pol, in
     return rc;
 }
 
+/* ---- ai.search's tree: information-set MCTS nodes and iterations, exactly as SearchAgent's Python loop -- */
+typedef struct {
+    int64_t key;         /* the packed move that leads here */
+    int32_t child, next; /* first child and next sibling, -1 for none */
+    int32_t visits, avail;
+    double total;        /* sum of the backed-up values, from the side of the player who made the move */
+} TNode;
+
+typedef struct {
+    TNode *n;
+    int len, cap;
+} Tree;
+
+/* search constants, in the order SearchAgent passes them */
+enum { C_EXPLORE, C_PRIOR, C_PRIOR_VISITS, C_CLAMP, C_WIDEN, C_GREED, C_DEPTH, C_ME, C_N };
+
+static int32_t tree_find(const Tree *t, int32_t node, int64_t key) {
+    for (int32_t c = t->n[node].child; c >= 0; c = t->n[c].next)
+        if (t->n[c].key == key) return c;
+    return -1;
+}
+
+/* a new child of node (-1 on memory failure) */
+static int32_t tree_add(Tree *t, int32_t node, int64_t key) {
+    if (grow((void **)&t->n, &t->cap, t->len + 1, sizeof(TNode))) return -1;
+    int32_t c = t->len++;
+    t->n[c] = (TNode){key, -1, t->n[node].child, 0, 0, 0.0};
+    t->n[node].child = c;
+    return c;
+}
+
+static double clamp(double v, double limit) { return v < -limit ? -limit : v > limit ? limit : v; }
+
+/* SearchAgent._select_root: UCB1 with a fading prior over the candidates; the first candidate not yet in the
+ * tree is added with its heuristic score counted as PRIOR_VISITS visits. Returns the child, -1 on failure. */
+static int32_t select_root(Tree *t, const int64_t *cands, const double *heur, const double *priors, int ncand,
+                           long done, const double *c) {
+    int32_t best = -1;
+    double best_value = -INFINITY, log_n = log((double)done + 1.0);
+    for (int i = 0; i < ncand; i++) {
+        int32_t ch = tree_find(t, 0, cands[i]);
+        if (ch < 0) {
+            ch = tree_add(t, 0, cands[i]);
+            if (ch < 0) return -1;
+            t->n[ch].visits = (int32_t)c[C_PRIOR_VISITS];
+            t->n[ch].total = c[C_PRIOR_VISITS] * clamp(heur[i], c[C_CLAMP]);
+            return ch;
+        }
+        const TNode *nd = &t->n[ch];
+        double mean = nd->visits ? nd->total / nd->visits : 0.0;
+        double value = mean + c[C_EXPLORE] * sqrt(log_n / nd->visits) + c[C_PRIOR] * priors[i] / (nd->visits + 1);
+        if (value > best_value) { best = ch; best_value = value; }
+    }
+    return best;
+}
+
+/* One iteration of SearchAgent._search in this determinization: the root move, the descent (UCB1 over
+ * availability with progressive widening, a new node by the playout policy), the tail playout, the clamped
+ * change of the evaluation against base, backed up along the path; then the game is rewound. 0, or -1 on
+ * memory failure. */
+static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, const double *heur,
+                   const double *priors, int ncand, long done, double base, const double *c,
+                   int32_t **path, int *cappath, int64_t **buf, int *cap) {
+    int me = (int)c[C_ME], mark = g->nstack, np = 0, rc = 0;
+    int32_t node = select_root(t, cands, heur, priors, ncand, done, c);
+    if (node < 0 || grow((void **)path, cappath, 2, sizeof(int32_t))) return -1;
+    g->record = 0;
+    (*path)[np++] = node;
+    (*path)[np++] = me;
+    if (push(g, t->n[node].key)) rc = -1;
+    while (!rc && !g->x[X_RES_KIND]) {
+        if (!g->moves_valid && generate(g)) { rc = -1; break; }
+        int n = g->nmoves, mover = g->x[X_TO_MOVE], navail = 0;
+        if (!n) break;
+        if (grow((void **)buf, cap, n, sizeof(int64_t))) { rc = -1; break; }
+        int64_t *avail = *buf; /* the children legal here, in the order of the legal moves (as indices) */
+        for (int i = 0; i < n; i++) {
+            int32_t ch = tree_find(t, node, g->moves[i]);
+            if (ch >= 0) { avail[navail++] = ch; t->n[ch].avail++; }
+        }
+        if (navail < c[C_WIDEN] * sqrt((double)t->n[node].visits) + 1) {
+            int64_t *tmp = NULL;
+            int tcap = 0;
+            int64_t m = greedy_choose(g, pol, c[C_GREED], &tmp, &tcap);
+            free(tmp);
+            if (m == -2) { rc = -1; break; }
+            if (tree_find(t, node, m) < 0) {
+                int32_t ch = tree_add(t, node, m);
+                if (ch < 0 || grow((void **)path, cappath, np + 2, sizeof(int32_t)) || push(g, m)) { rc = -1; break; }
+                t->n[ch].avail = 1;
+                (*path)[np++] = ch;
+                (*path)[np++] = mover;
+                break;
+            }
+        }
+        if (!navail) break;
+        int32_t best = -1;
+        double best_value = -INFINITY;
+        for (int i = 0; i < navail; i++) { /* the first of equals, as Python's max() */
+            const TNode *nd = &t->n[avail[i]];
+            int a = nd->avail > 1 ? nd->avail : 1;
+            double value = nd->total / nd->visits + c[C_EXPLORE] * sqrt(log((double)a) / (nd->visits + 1));
+            if (value > best_value) { best = (int32_t)avail[i]; best_value = value; }
+        }
+        if (grow((void **)path, cappath, np + 2, sizeof(int32_t)) || push(g, t->n[best].key)) { rc = -1; break; }
+        (*path)[np++] = best;
+        (*path)[np++] = mover;
+        node = best;
+    }
+    double end = 0.0;
+    if (!rc && greedy_finish(g, (int)c[C_DEPTH], c[C_GREED], pol, me, &end)) rc = -1;
+    if (!rc) {
+        double value = clamp(end - base, c[C_CLAMP]);
+        for (int i = 0; i < np; i += 2) {
+            TNode *nd = &t->n[(*path)[i]];
+            nd->visits++;
+            nd->total += (*path)[i + 1] == me ? value : -value;
+        }
+    }
+    if (g->nstack > mark) { /* back to the determinization's start, for its next use */
+        memcpy(g->st, g->stack + (size_t)mark * g->block, (size_t)g->block * sizeof(int16_t));
+        g->nstack = mark;
+        g->moves_valid = 0;
+    }
+    g->record = 1;
+    g->nevents = 0;
+    return rc;
+}
+
 /* ---- Python glue: Rules ------------------------------------------------------------------------------- */
 static void Rules_dealloc(RulesObject *self) {
     free(self->r.buf);
@@ -1400,6 +1530,183 @@ static PyTypeObject GameType = {
     .tp_new = Game_new,
 };
 
+/* ---- Python glue: Tree ------------------------------------------------------------------------------- */
+typedef struct {
+    PyObject_HEAD
+    Tree t;
+} TreeObject;
+
+static int tree_init_root(Tree *t) {
+    if (grow((void **)&t->n, &t->cap, 1, sizeof(TNode))) return -1;
+    t->n[0] = (TNode){-1, -1, -1, 0, 0, 0.0};
+    t->len = 1;
+    return 0;
+}
+
+static PyObject *Tree_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    TreeObject *self = (TreeObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    if (tree_init_root(&self->t)) { Py_DECREF(self); return PyErr_NoMemory(); }
+    (void)args;
+    (void)kw;
+    return (PyObject *)self;
+}
+
+static void Tree_dealloc(TreeObject *self) {
+    free(self->t.n);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int node_arg(TreeObject *self, long node) {
+    if (node < 0 || node >= self->t.len) { PyErr_SetString(PyExc_IndexError, "no such node"); return -1; }
+    return 0;
+}
+
+/* find(node, key) -> the child of node reached by the packed move key, -1 when there is none */
+static PyObject *Tree_find(TreeObject *self, PyObject *args) {
+    long node;
+    long long key;
+    if (!PyArg_ParseTuple(args, "lL", &node, &key) || node_arg(self, node)) return NULL;
+    return PyLong_FromLong(tree_find(&self->t, (int32_t)node, key));
+}
+
+/* stats(node) -> (visits, total) */
+static PyObject *Tree_stats(TreeObject *self, PyObject *arg) {
+    long node = PyLong_AsLong(arg);
+    if ((node == -1 && PyErr_Occurred()) || node_arg(self, node)) return NULL;
+    return Py_BuildValue("(id)", self->t.n[node].visits, self->t.n[node].total);
+}
+
+static PyObject *Tree_len(TreeObject *self, PyObject *unused) { return PyLong_FromLong(self->t.len); }
+
+/* subtree(node) -> a new Tree holding a copy of node's subtree, node as its root */
+static PyObject *Tree_subtree(TreeObject *self, PyObject *arg) {
+    long node = PyLong_AsLong(arg);
+    if ((node == -1 && PyErr_Occurred()) || node_arg(self, node)) return NULL;
+    TreeObject *out = (TreeObject *)Tree_new(Py_TYPE(self), NULL, NULL);
+    if (!out) return NULL;
+    Tree *src = &self->t, *dst = &out->t;
+    dst->n[0] = src->n[node];
+    dst->n[0].next = -1;
+    /* copy breadth first: each copied node's child list is rebuilt from the source's, in the same order */
+    for (int32_t i = 0; i < dst->len; i++) {
+        int32_t *link = NULL, from = dst->n[i].child;
+        dst->n[i].child = -1;
+        for (int32_t c = from; c >= 0; c = src->n[c].next) {
+            if (grow((void **)&dst->n, &dst->cap, dst->len + 1, sizeof(TNode))) { Py_DECREF(out); return PyErr_NoMemory(); }
+            int32_t k = dst->len++;
+            dst->n[k] = src->n[c];
+            dst->n[k].next = -1;
+            if (link) *link = k; else dst->n[i].child = k;
+            link = &dst->n[k].next;
+        }
+    }
+    return (PyObject *)out;
+}
+
+static double monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* run(games, bases, done, count, seconds, mt_state, policy, candidates, heuristic, priors, constants) -> the
+ * iterations run: up to count iterations of SearchAgent._search from iteration number done, iteration i in
+ * games[i % len(games)] (scored against bases[i % len(games)]), stopping once seconds (if >= 0) have passed.
+ * candidates: the root moves (int64 buffer), heuristic and priors: their scores (double buffers), constants:
+ * C_* doubles. The generator state is advanced in place (a Twister's bytearray). */
+static PyObject *Tree_run(TreeObject *self, PyObject *args) {
+    PyObject *games, *bases, *state;
+    long done, count;
+    double seconds;
+    Py_buffer pol_b, cand_b, heur_b, prior_b, const_b;
+    if (!PyArg_ParseTuple(args, "OOlldOy*y*y*y*y*", &games, &bases, &done, &count, &seconds, &state, &pol_b,
+                          &cand_b, &heur_b, &prior_b, &const_b)) return NULL;
+    PyObject *result = NULL;
+    int32_t *path = NULL;
+    int64_t *buf = NULL;
+    int cappath = 0, cap = 0;
+    Py_ssize_t ng = PyList_Check(games) ? PyList_GET_SIZE(games) : -1;
+    int ncand = (int)(cand_b.len / (Py_ssize_t)sizeof(int64_t));
+    if (ng < 1 || !PyList_Check(bases) || PyList_GET_SIZE(bases) != ng || ncand < 1
+        || heur_b.len != ncand * (Py_ssize_t)sizeof(double) || prior_b.len != heur_b.len
+        || const_b.len != C_N * (Py_ssize_t)sizeof(double) || !PyByteArray_Check(state)) {
+        PyErr_SetString(PyExc_ValueError, "run: games and bases of one length, buffers of the candidates' length, a Twister");
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < ng; i++) {
+        PyObject *go = PyList_GET_ITEM(games, i);
+        if (!PyObject_TypeCheck(go, &GameType) || ((GameObject *)go)->g.r != ((GameObject *)PyList_GET_ITEM(games, 0))->g.r) {
+            PyErr_SetString(PyExc_TypeError, "run: games must be kernel Games of one Rules");
+            goto out;
+        }
+    }
+    Game *g0 = &((GameObject *)PyList_GET_ITEM(games, 0))->g;
+    if ((size_t)pol_b.len != sizeof(double) * policy_size(g0->r)) {
+        PyErr_SetString(PyExc_ValueError, "run: policy tables of the wrong size");
+        goto out;
+    }
+    const int64_t *cands = cand_b.buf;
+    for (int i = 0; i < ncand; i++) /* the root moves are pushed unchecked: each must be a move of the games */
+        if ((cands[i] & 0xFFF) >= (int64_t)g0->size || !g0->board[cands[i] & 0xFFF]) {
+            PyErr_SetString(PyExc_ValueError, "run: a candidate is not a move of this position");
+            goto out;
+        }
+    Policy pol;
+    policy_view(g0->r, (const double *)pol_b.buf, &pol);
+    double stop = seconds >= 0 ? monotonic() + seconds : 0.0;
+    long n = 0;
+    Game *mt_owner = g0;
+    if (read_mt(mt_owner, state)) goto out;
+    for (; n < count; n++) {
+        if (seconds >= 0 && monotonic() >= stop) break;
+        long i = (done + n) % (long)ng;
+        Game *g = &((GameObject *)PyList_GET_ITEM(games, i))->g;
+        double base = PyFloat_AsDouble(PyList_GET_ITEM(bases, i));
+        if (base == -1.0 && PyErr_Occurred()) goto out;
+        if (g != mt_owner) { /* the generator moves on from game to game */
+            memcpy(g->mt, mt_owner->mt, sizeof g->mt);
+            g->mti = mt_owner->mti;
+            mt_owner = g;
+        }
+        if (iterate(&self->t, g, &pol, cands, heur_b.buf, prior_b.buf, ncand, done + n, base, const_b.buf,
+                    &path, &cappath, &buf, &cap)) { PyErr_NoMemory(); goto out; }
+    }
+    PyObject *w = write_mt_to(mt_owner, state);
+    if (!w) goto out;
+    Py_DECREF(w);
+    result = PyLong_FromLong(n);
+out:
+    free(path);
+    free(buf);
+    PyBuffer_Release(&pol_b);
+    PyBuffer_Release(&cand_b);
+    PyBuffer_Release(&heur_b);
+    PyBuffer_Release(&prior_b);
+    PyBuffer_Release(&const_b);
+    return result;
+}
+
+static PyMethodDef Tree_methods[] = {
+    {"find", (PyCFunction)Tree_find, METH_VARARGS, "The child of a node reached by a packed move, -1 if none."},
+    {"stats", (PyCFunction)Tree_stats, METH_O, "A node's (visits, total)."},
+    {"subtree", (PyCFunction)Tree_subtree, METH_O, "A copy of a node's subtree as a new Tree."},
+    {"size", (PyCFunction)Tree_len, METH_NOARGS, "The number of nodes."},
+    {"run", (PyCFunction)Tree_run, METH_VARARGS, "Iterations of the search (see the C source)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TreeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gibson_core._kernel.Tree",
+    .tp_basicsize = sizeof(TreeObject),
+    .tp_dealloc = (destructor)Tree_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The search agent's tree (gibson_core.ai.search), node 0 its root.",
+    .tp_methods = Tree_methods,
+    .tp_new = Tree_new,
+};
+
 /* batch(games, seeds, max_plies) -> list of (plies, result kind, winner): plays each Game with the choices
  * of random.Random(seed).choice (0 <= seed < 2**64), the GIL released; Games are left at their final positions. */
 static PyObject *batch(PyObject *mod, PyObject *args) {
@@ -1461,13 +1768,15 @@ static struct PyModuleDef kernel_module = {
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&GameType) < 0 || PyType_Ready(&TreeType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     Py_INCREF(&RulesType);
     Py_INCREF(&GameType);
+    Py_INCREF(&TreeType);
     if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0
         || PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0
+        || PyModule_AddObject(m, "Tree", (PyObject *)&TreeType) < 0
         || PyModule_AddIntConstant(m, "MAGIC", MAGIC) < 0
         || PyModule_AddIntConstant(m, "VERSION", S_NSECTIONS) < 0) {
         Py_DECREF(m);

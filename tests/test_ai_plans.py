@@ -196,14 +196,18 @@ def test_the_last_winning_pieces_count_in_the_evaluation():
     assert evaluate(two, 0) - evaluate(one, 0) > evaluate(one, 0) - evaluate(one, 0) + 2.0
 
 
-def test_the_search_reuses_its_tree_after_the_reply():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_search_reuses_its_tree_after_the_reply(compiled):
     state, _twin = twins("lattaque", seed=4)
-    agent = make_agent("search", seconds=None, iterations=40, depth=2)
+    agent = make_agent("search", seconds=None, iterations=40, depth=2, compiled=compiled)
     me = state.player
     state.play(agent.choose_move(observe(state, me), random.Random(0)))
-    root, tree = agent._tree[1], TreeMoves(kernel_or_none(state.variant))
-    ours = root.children[tree.key(Move.parse(agent._tree[2]))]
-    reply = max(ours.children.items(), key=lambda kv: kv[1].visits)[0]
-    state.play(tree.move(reply))
-    reused = agent._reused_root(observe(state, me), tree)
-    assert reused is ours.children[reply] and reused.visits > 0
+    tree = agent._tree[1]
+    names = TreeMoves(kernel_or_none(state.variant) if compiled else None)
+    ours = names.key(Move.parse(agent._tree[2]))
+    kept = {m: tree.after(ours, names.key(m)) for m in state.legal_moves()}
+    reply = max((m for m in kept if kept[m] is not None), key=lambda m: kept[m].visits)
+    state.play(reply)
+    reused = agent._reused_tree(observe(state, me), names)
+    assert reused.visits == kept[reply].visits > 0
+    assert all(reused.child_stats(names.key(m)) == kept[reply].child_stats(names.key(m)) for m in state.legal_moves())

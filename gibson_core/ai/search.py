@@ -25,6 +25,11 @@ and the heuristic's score starts each at ``PRIOR_VISITS`` visits, so with a tiny
 order stands; with more time the search's own findings win). Between moves the tree is reused:
 the child for our move and the opponent's reply, when both are in the tree, becomes the new root.
 
+Where the compiled kernel plays the variant (``gibson_core.fastpath``), the tree and the iterations live
+there (:class:`KernelTree`: nodes keyed by packed move codes, the determinizations as kernel Games), with
+exactly the choices, values and draws from the generator of the Python tree (:class:`PythonTree`, nodes
+keyed by Move objects), which plays every other variant. Only the worlds are sampled and built in Python.
+
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
 
@@ -32,8 +37,8 @@ names ``search-easy``, ``search-medium``, ``search-hard``):
 level     seconds per move    iterations  pool
 ========  ==================  ==========  ====
 easy      0.05                150         16
-medium    0.2                 5000        32
-hard      1.0                 25000       128
+medium    0.2                 10000       32
+hard      1.0                 50000       128
 ========  ==================  ==========  ====
 
 Whichever limit comes first stops the search. The pool grows with the budget: with 32 worlds, hard's
@@ -48,6 +53,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from array import array
 
 from ..errors import GibsonError, NoLegalMoveError
 from ..fastpath import FastGame, Twister, kernel_or_none
@@ -61,7 +67,7 @@ from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
-LEVELS = {"easy": (0.05, 150, 16), "medium": (0.2, 5000, 32), "hard": (1.0, 25000, 128)}
+LEVELS = {"easy": (0.05, 150, 16), "medium": (0.2, 10000, 32), "hard": (1.0, 50000, 128)}
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
@@ -230,7 +236,7 @@ class SearchAgent(Agent):
         self.compiled = compiled  # tail playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
-        self._tree: tuple | None = None  # (moves so far when it was searched, root Node, our move text)
+        self._tree: tuple | None = None  # (moves so far when it was searched, the tree, our move text)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         return self._setup.choose_setup(variant, player, rng)
@@ -239,11 +245,11 @@ class SearchAgent(Agent):
         legal = observation.legal_moves
         if not legal:
             raise NoLegalMoveError(f"{observation.player} has no legal move to choose from")
-        ranked, root, scorer = self._search(observation, rng, budget)
+        ranked, tree, scorer = self._search(observation, rng, budget)
         if not ranked:
             return legal[0]
         best = ranked[0].move
-        self._tree = (observation.moves, root, str(best)) if self.reuse and root is not None else None
+        self._tree = (observation.moves, tree, str(best)) if self.reuse and tree is not None else None
         return best
 
     def analyse(self, observation: Observation, budget: float | None = None, top: int = 5) -> Analysis:
@@ -253,27 +259,26 @@ class SearchAgent(Agent):
         rng = derive(observation.ply, "analyse", observation.player, len(observation.moves))
         saved, self._tree = self._tree, None
         try:
-            ranked, _root, scorer = self._search(observation, rng, budget)
+            ranked, _tree, scorer = self._search(observation, rng, budget)
         finally:
             self._tree = saved
         beliefs = scorer.marginals if scorer is not None else {}
         return Analysis(tuple(ranked[:top]), beliefs, self.last_iterations)
 
     # -- the search ----------------------------------------------------------------------------------
-    def _reused_root(self, observation: Observation, tree: TreeMoves) -> Node | None:
+    def _reused_tree(self, observation: Observation, keys: TreeMoves):
         """The subtree for what happened since the last search (our move, then the reply), if kept."""
         if self._tree is None:
             return None
-        moves, root, ours = self._tree
+        moves, tree, ours = self._tree
         now = observation.moves
         if len(now) != len(moves) + 2 or now[: len(moves)] != moves or now[len(moves)] != ours:
             return None
         try:
-            ours_key, reply_key = (tree.key(Move.parse(text)) for text in now[-2:])
+            ours_key, reply_key = (keys.key(Move.parse(text)) for text in now[-2:])
         except (GibsonError, ValueError):  # a move the tree cannot name: start afresh
             return None
-        node = root.children.get(ours_key)
-        return node.children.get(reply_key) if node is not None else None
+        return tree.after(ours_key, reply_key)
 
     def _search(self, observation: Observation, rng: random.Random, budget: float | None):
         legal = observation.legal_moves
@@ -290,21 +295,24 @@ class SearchAgent(Agent):
             return [], None, scorer
         if len(scored) == 1 or scored[0][0] >= 1e6:
             return [ScoredMove(legal[i], s, 0) for s, i in scored], None, scorer
+        kernel = kernel_or_none(variant) if self.compiled else None
+        names = TreeMoves(kernel)
+        candidates = [legal[i] for _s, i in scored[: self.width]]
+        root = Root([names.key(m) for m in candidates], [s for s, _i in scored[: self.width]])
+        tree = (self._reused_tree(observation, names) if self.reuse else None) or (
+            PythonTree() if kernel is None else KernelTree(kernel))
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
         playout = Playout(variant, rng)
-        kernel = kernel_or_none(variant) if self.compiled else None
-        tree = TreeMoves(kernel)
-        candidates = [legal[i] for _s, i in scored[: self.width]]
-        keys = [tree.key(m) for m in candidates]
-        priors = dict(zip(keys, _normalise([s for s, _i in scored[: self.width]]), strict=True))
-        heuristic = {k: sc for k, (sc, _i) in zip(keys, scored, strict=False)}
-        root = (self._reused_root(observation, tree) if self.reuse else None) or Node()
         done = 0
         worlds: list = []  # (determinization, its evaluation at the start), at most self.pool of them
         # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
         # from rng gets the state back first and lends it again after
         twister = Twister(rng) if kernel is not None else None
-        while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
+        while done < self.iterations:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                break
+            count = 1  # while the pool fills, one iteration in each new world
             if len(worlds) < self.pool:
                 if twister is not None:
                     twister.give()
@@ -313,99 +321,176 @@ class SearchAgent(Agent):
                     twister.take()
                 # scored against its own start: noise cancels; with the fast path, the world is a FastGame
                 worlds.append((state if kernel is None else FastGame(state), evaluate(state, me)))
-            state, base = worlds[done % self.pool]
-            bottom = state.mark() if kernel is not None else len(state.history)
-            key = self._select_root(root, keys, priors, done)
-            child = root.children.get(key)
-            if child is None:  # the heuristic's score counts as PRIOR_VISITS visits of the new move
-                child = root.children[key] = Node()
-                prior = max(-CLAMP, min(CLAMP, heuristic[key]))
-                child.visits, child.total = PRIOR_VISITS, PRIOR_VISITS * prior
-            path = [(child, me)]
-            tree.push(state, key)
-            if kernel is not None:  # the same descent and tail playout, compiled (gibson_core.fastpath)
-                self._descend(state, child, path, tree, lambda st, _keys: st.choose_code(twister, playout.greed))
-                end = state.finish(self.depth, twister, playout.greed, me)
             else:
-                self._descend(state, child, path, tree, playout.choose)
-                end = playout.finish(state, self.depth, me)
-            value = max(-CLAMP, min(CLAMP, end - base))
-            for node, mover in path:
-                node.visits += 1
-                node.total += value if mover == me else -value
-            if kernel is not None:  # back to the determinization's start, for its next use
-                state.rewind(bottom)
-            while kernel is None and len(state.history) > bottom:
-                state.pop()
-            done += 1
+                count = self.iterations - done
+            ran = tree.run(worlds, done, count, left, root, me, self.depth, playout, twister)
+            if not ran:
+                break
+            done += ran
         if twister is not None:
             twister.give()
         self.last_iterations = done
         ranked = []
-        for move, key in zip(candidates, keys, strict=True):
-            node = root.children.get(key)
-            if node is not None and node.visits:
-                ranked.append(ScoredMove(move, node.mean(), node.visits))
+        for move, key in zip(candidates, root.keys, strict=True):
+            visits, total = tree.child_stats(key)
+            if visits:
+                ranked.append(ScoredMove(move, total / visits, visits))
         # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
         # and the heuristic's score counts as PRIOR_VISITS visits, so an unsearched position keeps its choice)
         ranked.sort(key=lambda s: (s.visits, s.score), reverse=True)
         seen = {str(s.move) for s in ranked}
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
-        return ranked, root, scorer
+        return ranked, tree, scorer
 
-    def _select_root(self, root: Node, keys: list, priors: dict, done: int):
-        """UCB1 with a fading prior over the root candidates' keys; unvisited ones first, best prior first."""
-        children = root.children
-        best_key, best_value = None, -math.inf
+class Root:
+    """The root of one search: the candidates' tree keys, their heuristic scores, and those scaled to 0..1
+    (the fading prior of :class:`PythonTree`'s root selection)."""
+
+    def __init__(self, keys: list, scores: list):
+        self.keys = keys
+        self.scores = scores
+        self.priors = _normalise(scores)
+
+
+class PythonTree:
+    """The search's tree in Python (:class:`Node` objects keyed by Move), for variants the compiled kernel
+    does not play; :class:`KernelTree` is the same tree and the same iterations in the kernel."""
+
+    def __init__(self, root: Node | None = None):
+        self.root = root if root is not None else Node()
+
+    @property
+    def visits(self) -> int:
+        """Iterations that went through the root (through the move that led to it, for a kept subtree)."""
+        return self.root.visits
+
+    def child_stats(self, key) -> tuple:
+        """``(visits, total)`` of the root's child for ``key`` (zeros when it is not in the tree)."""
+        node = self.root.children.get(key)
+        return (node.visits, node.total) if node is not None else (0, 0.0)
+
+    def after(self, ours, reply) -> PythonTree | None:
+        """The tree below our move and the reply, if both are in it."""
+        node = self.root.children.get(ours)
+        node = node.children.get(reply) if node is not None else None
+        return PythonTree(node) if node is not None else None
+
+    def run(self, worlds: list, done: int, count: int, left: float | None, root: Root, me: int, depth: int,
+            playout: Playout, _twister=None) -> int:
+        """Up to ``count`` iterations (iteration ``i`` in ``worlds[i % len(worlds)]``, a ``(GameState, its
+        evaluation)`` pair, numbered from ``done``), stopping once ``left`` seconds have passed; returns how
+        many ran. See the module docstring."""
+        deadline = None if left is None else time.perf_counter() + left
+        for n in range(count):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return n
+            state, base = worlds[(done + n) % len(worlds)]
+            bottom = len(state.history)
+            key, child = self._select_root(root, done + n)
+            path = [(child, me)]
+            state.push(key)
+            self._descend(state, child, path, playout.choose)
+            end = playout.finish(state, depth, me)
+            value = max(-CLAMP, min(CLAMP, end - base))
+            for node, mover in path:
+                node.visits += 1
+                node.total += value if mover == me else -value
+            while len(state.history) > bottom:
+                state.pop()
+        return count
+
+    def _select_root(self, root: Root, done: int) -> tuple:
+        """UCB1 with a fading prior over the root's candidates: ``(key, child)``. The first candidate not yet
+        in the tree comes first, added with its heuristic score counted as ``PRIOR_VISITS`` visits."""
+        children = self.root.children
+        best, best_value = None, -math.inf
         log_n = math.log(done + 1)
-        for key in keys:
+        for key, score, prior in zip(root.keys, root.scores, root.priors, strict=True):
             node = children.get(key)
             if node is None:
-                return key
-            value = (node.mean() + EXPLORE * math.sqrt(log_n / node.visits)
-                     + PRIOR * priors[key] / (node.visits + 1))
+                node = children[key] = Node()
+                node.visits, node.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, score))
+                return key, node
+            value = node.mean() + EXPLORE * math.sqrt(log_n / node.visits) + PRIOR * prior / (node.visits + 1)
             if value > best_value:
-                best_key, best_value = key, value
-        return best_key
+                best, best_value = (key, node), value
+        return best
 
     @staticmethod
-    def _descend(state, node: Node, path: list, tree: TreeMoves, choose) -> None:
-        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, keys)``
-        is the playout policy's choice among the legal moves' keys (``Playout.choose``, or the kernel's code on
-        a FastGame)."""
+    def _descend(state, node: Node, path: list, choose) -> None:
+        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, moves)``
+        is the playout policy's choice among the legal moves."""
         sqrt, log = math.sqrt, math.log
         while state.result is None:
-            keys = tree.legal(state)
-            if not keys:
+            moves = state.legal_moves()
+            if not moves:
                 return
             mover = state.to_move
             children = node.children
-            available = [(k, children[k]) for k in keys if k in children]
-            for _k, child in available:
+            available = [(m, children[m]) for m in moves if m in children]
+            for _m, child in available:
                 child.avail += 1
             if len(available) < WIDEN * sqrt(node.visits) + 1:
-                key = choose(state, keys)
-                if key not in children:
-                    child = children[key] = Node()
+                move = choose(state, moves)
+                if move not in children:
+                    child = children[move] = Node()
                     child.avail = 1
-                    tree.push(state, key)
+                    state.push(move)
                     path.append((child, mover))
                     return
             if not available:
                 return
-            best_key, best_value = None, -math.inf
-            for k, child in available:  # UCB1 over availability (the first of equals, as max() would)
+            best, best_value = None, -math.inf
+            for m, child in available:  # UCB1 over availability (the first of equals, as max() would)
                 n = child.visits  # every node in the tree has been backed up at least once
                 value = child.total / n + EXPLORE * sqrt(log(max(child.avail, 1)) / (n + 1))
                 if value > best_value:
-                    best_key, best_value, node = k, value, child
-            tree.push(state, best_key)
+                    best, best_value, node = m, value, child
+            state.push(best)
             path.append((node, mover))
 
 
+class KernelTree:
+    """The search's tree in the compiled kernel (``_kernel.Tree``, keyed by packed move codes), whose
+    iterations run there with exactly :class:`PythonTree`'s choices, values and draws from the generator."""
+
+    def __init__(self, kernel, tree=None):
+        self.kernel = kernel
+        self.tree = tree if tree is not None else kernel.module.Tree()
+        self._buffers: tuple | None = None  # (root, its buffers) of the search in progress
+
+    @property
+    def visits(self) -> int:
+        """Iterations that went through the root (through the move that led to it, for a kept subtree)."""
+        return self.tree.stats(0)[0]
+
+    def child_stats(self, key) -> tuple:
+        """``(visits, total)`` of the root's child for ``key`` (zeros when it is not in the tree)."""
+        node = self.tree.find(0, key)
+        return self.tree.stats(node) if node >= 0 else (0, 0.0)
+
+    def after(self, ours, reply) -> KernelTree | None:
+        """The tree below our move and the reply, if both are in it (a copy of that subtree)."""
+        node = self.tree.find(0, ours)
+        node = self.tree.find(node, reply) if node >= 0 else -1
+        return KernelTree(self.kernel, self.tree.subtree(node)) if node >= 0 else None
+
+    def run(self, worlds: list, done: int, count: int, left: float | None, root: Root, me: int, depth: int,
+            playout: Playout, twister: Twister) -> int:
+        """:meth:`PythonTree.run` in the kernel (``worlds`` hold FastGames; ``twister`` lends the generator)."""
+        if self._buffers is None or self._buffers[0] is not root:
+            constants = [EXPLORE, PRIOR, PRIOR_VISITS, CLAMP, WIDEN, playout.greed, depth, me]
+            self._buffers = (root, array("q", root.keys), array("d", root.scores), array("d", root.priors),
+                             array("d", constants))
+        _root, keys, scores, priors, constants = self._buffers
+        return self.tree.run([state.game for state, _base in worlds], [base for _state, base in worlds], done,
+                             count, -1.0 if left is None else left, twister.buf, self.kernel.policy(), keys,
+                             scores, priors, constants)
+
+
 class TreeMoves:
-    """How the tree names moves: by the kernel's packed codes on its FastGames (no Move is decoded while the
-    search descends), else by the Move objects of the Python engine."""
+    """How the tree names moves: by the kernel's packed codes when it plays the variant, else by the Move
+    objects of the Python engine."""
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -417,17 +502,6 @@ class TreeMoves:
     def move(self, key) -> Move:
         """The Move a tree key names."""
         return key if self.kernel is None else self.kernel.move(key)
-
-    def legal(self, state) -> list:
-        """The tree keys of the legal moves of ``state``, in the engine's order."""
-        return state.legal_moves() if self.kernel is None else state.legal_codes()
-
-    def push(self, state, key) -> None:
-        """Play the move named by ``key`` in ``state``."""
-        if self.kernel is None:
-            state.push(key)
-        else:
-            state.push_code(key)
 
 
 def _normalise(scores: list) -> list:
