@@ -126,6 +126,58 @@ def test_difftest_command_reports_identical_games(capsys):
 
 
 @needs_kernel
+@pytest.mark.parametrize("name", ["aviation", "dover-patrol", "lattaque", "tri-tactics"])
+def test_the_kernel_tree_searches_exactly_as_the_python_tree(name):
+    """The search's iterations in the kernel (KernelTree) and in Python (PythonTree): the same root moves
+    with the same visits and the same mean values, to the last bit, after the same iterations."""
+    from gibson_core.ai import make_agent
+    from gibson_core.bench import midgame_positions
+    from gibson_core.observe import observe
+
+    state = midgame_positions(load_variant(name), random.Random(4), 1, 60)[0]
+    obs = observe(state, state.player)
+    analyses = [make_agent("search", seconds=None, iterations=150, compiled=compiled).analyse(obs)
+                for compiled in (True, False)]
+    fast, python = ([(str(m.move), m.visits, m.score) for m in a.moves] for a in analyses)
+    assert fast == python and analyses[0].iterations == analyses[1].iterations == 150 and fast[0][1] > 20
+
+
+@needs_kernel
+def test_the_kernel_tree_refuses_bad_arguments():
+    """The kernel's Tree (the search's nodes) raises clear errors for bad nodes, games and buffers."""
+    from array import array
+
+    kernel = fastpath.Kernel.for_variant(load_variant("lattaque"))
+    game = fastpath.FastGame(new_game(load_variant("lattaque"), random.Random(2)))
+    code = kernel.code(game.legal_moves()[0])
+    tree = kernel.module.Tree()
+    assert tree.size() == 1 and tree.stats(0) == (0, 0.0) and tree.find(0, code) == -1
+    for bad in (1, -1):
+        with pytest.raises(IndexError, match="no such node"):
+            tree.stats(bad)
+        with pytest.raises(IndexError):
+            tree.find(bad, code)
+    twister = fastpath.Twister(random.Random(1))
+    constants = array("d", [2.0, 1.0, 2, 40.0, 2.0, 0.9, 6, 0])
+    good = ([game.game], [0.0], 0, 10, -1.0, twister.buf, kernel.policy(), array("q", [code]), array("d", [0.0]),
+            array("d", [1.0]), constants)
+    for i, value, error in ((0, [], ValueError), (0, ["game"], TypeError), (1, [0.0, 1.0], ValueError),
+                            (6, b"short", ValueError), (7, array("q", []), ValueError),
+                            (7, array("q", [0xFFF]), ValueError), (8, array("d", []), ValueError),
+                            (10, array("d", [1.0]), ValueError), (5, bytearray(3), ValueError)):
+        args = list(good)
+        args[i] = value
+        with pytest.raises(error):
+            tree.run(*args)
+    assert tree.size() == 1  # nothing was searched
+    out_of_time = list(good)
+    out_of_time[4] = 0.0
+    assert tree.run(*out_of_time) == 0 and tree.size() == 1  # the seconds are checked before each iteration
+    assert tree.run(*good) == 10 and tree.stats(tree.find(0, code))[0] == 2 + 10
+    assert game.legal_moves() and kernel.code(game.legal_moves()[0]) == code  # the game was rewound
+
+
+@needs_kernel
 @pytest.mark.parametrize("name", ["dover-patrol", "tri-tactics"])
 def test_search_agent_chooses_the_same_with_either_engine(name, monkeypatch):
     """Its tail playouts run in the kernel when it is built, with the same choices: so the same move."""
