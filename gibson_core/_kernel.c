@@ -1459,6 +1459,24 @@ static PyObject *Game_finish(GameObject *self, PyObject *args) {
     return Py_BuildValue("(dN)", value, write_mt_to(g, state));
 }
 
+/* evaluate(policy doubles, player) -> ai.values.evaluate of this position for player */
+static PyObject *Game_evaluate(GameObject *self, PyObject *args) {
+    int me;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*i", &buf, &me)) return NULL;
+    Game *g = &self->g;
+    if ((size_t)buf.len != sizeof(double) * policy_size(g->r) || me < 0 || me > 1) {
+        PyErr_SetString(PyExc_ValueError, "evaluate: policy tables of the wrong size, or no such player");
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    Policy pol;
+    policy_view(g->r, (const double *)buf.buf, &pol);
+    double value = evaluate(g, &pol, me);
+    PyBuffer_Release(&buf);
+    return PyFloat_FromDouble(value);
+}
+
 /* choose(mt_state, greed, policy doubles) -> (packed move or -1, new mt_state): Playout.choose here */
 static PyObject *Game_choose(GameObject *self, PyObject *args) {
     double greed;
@@ -1506,6 +1524,7 @@ static PyMethodDef Game_methods[] = {
     {"rewind", (PyCFunction)Game_rewind, METH_O, "Undo every push after a mark."},
     {"side", (PyCFunction)Game_side, METH_NOARGS, "The side to move (0 or 1)."},
     {"finish", (PyCFunction)Game_finish, METH_VARARGS, "The search agent's tail playout and evaluation."},
+    {"evaluate", (PyCFunction)Game_evaluate, METH_VARARGS, "The search agent's evaluation of this position."},
     {"legal", (PyCFunction)Game_legal, METH_NOARGS, "The legal moves of the side to move, packed."},
     {"generate", (PyCFunction)Game_generate, METH_NOARGS, "Generate the legal moves afresh; returns how many."},
     {"push", (PyCFunction)Game_push, METH_O, "Make a packed move (unchecked); returns its event records."},

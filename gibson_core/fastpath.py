@@ -564,11 +564,15 @@ class Kernel:
                 out.append(ev.GameOver(res.winner, res.reason))
         return tuple(out)
 
-    def game(self, state: GameState):
-        """A kernel Game at ``state``'s position (the state is not changed)."""
+    def game(self, state: GameState, ptype: list | None = None):
+        """A kernel Game at ``state``'s position (the state is not changed); with ``ptype``, the pieces have
+        those types instead (a search's determinization of the same position)."""
         if state.result is not None:
             raise ValueError("the game is over")
-        game = self.module.Game(self.rules, state.board, state.owner, state.ptype, state.square,
+        if ptype is not None and len(ptype) != len(state.ptype):
+            raise ValueError(f"{len(ptype)} piece types for {len(state.ptype)} pieces")
+        game = self.module.Game(self.rules, state.board, state.owner, state.ptype if ptype is None else ptype,
+                                state.square,
                                 [int(x) for x in state.revealed], [int(x) for x in state.moved], state.track,
                                 state.pids[0], state.pids[1], state.to_move, state.ply)
         if "flags" in self.variant.rules:
@@ -674,10 +678,10 @@ class FastGame:
     is read with :meth:`snapshot`.
     """
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, ptype: list | None = None):
         self.kernel = Kernel.for_variant(state.variant)
         self.variant = state.variant
-        self.game = self.kernel.game(state)
+        self.game = self.kernel.game(state, ptype)
         self._tokens = dict(state.tokens) if "flags" not in state.variant.rules else None
         # [move code, event records, decoded events or None] per ply: moves and events are decoded when
         # history is read (the search pushes codes and never reads them)
@@ -776,6 +780,10 @@ class FastGame:
     def choose_code(self, rng: random.Random | Twister, greed: float) -> int:
         """:meth:`choose` as a packed move code, -1 when there is no move."""
         return _drawing(rng, lambda mt: self.game.choose(mt, greed, self.kernel.policy()))
+
+    def evaluate(self, player: int) -> float:
+        """:func:`gibson_core.ai.values.evaluate` of this position for ``player`` (the same value)."""
+        return self.game.evaluate(self.kernel.policy(), player)
 
     def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int) -> float:
         """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""

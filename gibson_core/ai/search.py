@@ -314,13 +314,16 @@ class SearchAgent(Agent):
                 break
             count = 1  # while the pool fills, one iteration in each new world
             if len(worlds) < self.pool:
-                if twister is not None:
+                # each world is scored against its own start (noise cancels); with the fast path it is a
+                # kernel Game made from the first world's arrays, only the hidden pieces' types changed
+                if twister is None:
+                    state = world.build(beliefs.sample(rng))
+                    worlds.append((state, evaluate(state, me)))
+                else:
                     twister.give()
-                state = world.build(beliefs.sample(rng))
-                if twister is not None:
+                    state = FastGame(world.state, world.types(beliefs.sample(rng)))
                     twister.take()
-                # scored against its own start: noise cancels; with the fast path, the world is a FastGame
-                worlds.append((state if kernel is None else FastGame(state), evaluate(state, me)))
+                    worlds.append((state, state.evaluate(me)))
             else:
                 count = self.iterations - done
             ran = tree.run(worlds, done, count, left, root, me, self.depth, playout, twister)

@@ -94,6 +94,14 @@ class World:
         self.handle = {pid: h for h, pid in self.pid.items()}
         self.hidden = tuple(self.pid[p.handle] for p in observation.pieces if p.type is None)
 
+    def types(self, assignment: dict) -> list:
+        """The type index of every piece number in the position :meth:`build` would make for ``assignment``
+        (for a compiled determinization, ``fastpath.FastGame(world.state, world.types(assignment))``)."""
+        ptype, index = list(self.state.ptype), self.variant.type_index
+        for pid in self.hidden:
+            ptype[pid] = index[assignment.get(self.handle[pid], self._fallback)]
+        return ptype
+
     def build(self, assignment: dict) -> GameState:
         """A full position: the Observation's pieces, hidden ones typed by ``assignment``."""
         obs, variant = self.observation, self.variant
