@@ -21,7 +21,9 @@ consistent with every constraint, for search.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections import Counter
+from itertools import accumulate
 
 import attrs
 
@@ -112,19 +114,24 @@ class Beliefs:
         rows = {**self.allowed, **self.unseen_removed}
         order = sorted(rows, key=lambda h: (len(rows[h]), h))
         types = list(self.remaining)  # the variant's type order: choices must not follow string hashes
+        kinds = [[t for t in types if t in rows[h]] for h in order]
+        draw = rng.random
         for attempt in range(tries):
             left = Counter(self.remaining)
             out = {}
             ok = True
-            for h in order:
-                options = [t for t in types if t in rows[h] and left[t] > 0]
+            for h, allowed in zip(order, kinds, strict=True):
+                options = [t for t in allowed if left[t] > 0]
                 if not options:
                     if attempt < tries - 1:
                         ok = False
                         break
                     options = [t for t, n in left.items() if n > 0] or sorted(rows[h])
-                weights = [left[t] for t in options]
-                t = rng.choices(options, weights)[0] if sum(weights) > 0 else rng.choice(options)
+                weights = list(accumulate(left[t] for t in options))
+                if weights[-1] > 0:  # rng.choices(options, weights), drawn exactly as it draws
+                    t = options[bisect(weights, draw() * (weights[-1] + 0.0), 0, len(options) - 1)]
+                else:
+                    t = rng.choice(options)
                 left[t] -= 1
                 out[h] = t
             if ok:
