@@ -1598,6 +1598,19 @@ static PyObject *Tree_stats(TreeObject *self, PyObject *arg) {
 
 static PyObject *Tree_len(TreeObject *self, PyObject *unused) { return PyLong_FromLong(self->t.len); }
 
+/* children(node) -> [(key, child)], the newest first */
+static PyObject *Tree_children(TreeObject *self, PyObject *arg) {
+    long node = PyLong_AsLong(arg);
+    if ((node == -1 && PyErr_Occurred()) || node_arg(self, node)) return NULL;
+    PyObject *out = PyList_New(0);
+    for (int32_t c = self->t.n[node].child; out && c >= 0; c = self->t.n[c].next) {
+        PyObject *pair = Py_BuildValue("(Li)", (long long)self->t.n[c].key, c);
+        if (!pair || PyList_Append(out, pair)) { Py_XDECREF(pair); Py_CLEAR(out); break; }
+        Py_DECREF(pair);
+    }
+    return out;
+}
+
 /* subtree(node) -> a new Tree holding a copy of node's subtree, node as its root */
 static PyObject *Tree_subtree(TreeObject *self, PyObject *arg) {
     long node = PyLong_AsLong(arg);
@@ -1609,15 +1622,15 @@ static PyObject *Tree_subtree(TreeObject *self, PyObject *arg) {
     dst->n[0].next = -1;
     /* copy breadth first: each copied node's child list is rebuilt from the source's, in the same order */
     for (int32_t i = 0; i < dst->len; i++) {
-        int32_t *link = NULL, from = dst->n[i].child;
+        int32_t last = -1, from = dst->n[i].child; /* indices, not pointers: grow may move the nodes */
         dst->n[i].child = -1;
         for (int32_t c = from; c >= 0; c = src->n[c].next) {
             if (grow((void **)&dst->n, &dst->cap, dst->len + 1, sizeof(TNode))) { Py_DECREF(out); return PyErr_NoMemory(); }
             int32_t k = dst->len++;
             dst->n[k] = src->n[c];
             dst->n[k].next = -1;
-            if (link) *link = k; else dst->n[i].child = k;
-            link = &dst->n[k].next;
+            if (last >= 0) dst->n[last].next = k; else dst->n[i].child = k;
+            last = k;
         }
     }
     return (PyObject *)out;
@@ -1711,6 +1724,7 @@ static PyMethodDef Tree_methods[] = {
     {"stats", (PyCFunction)Tree_stats, METH_O, "A node's (visits, total)."},
     {"subtree", (PyCFunction)Tree_subtree, METH_O, "A copy of a node's subtree as a new Tree."},
     {"size", (PyCFunction)Tree_len, METH_NOARGS, "The number of nodes."},
+    {"children", (PyCFunction)Tree_children, METH_O, "A node's children as (packed move, node) pairs."},
     {"run", (PyCFunction)Tree_run, METH_VARARGS, "Iterations of the search (see the C source)."},
     {NULL, NULL, 0, NULL},
 };

@@ -143,6 +143,52 @@ def test_the_kernel_tree_searches_exactly_as_the_python_tree(name):
 
 
 @needs_kernel
+@pytest.mark.parametrize("name", ["lattaque", "tri-tactics"])
+def test_the_kernel_tree_is_kept_between_moves_as_the_python_tree(name):
+    """Over several moves, each search starting from the subtree the last one kept (copied out of the kernel
+    after our move and the reply): the same moves and the same visits through each kept root."""
+    from gibson_core.ai import make_agent
+    from gibson_core.observe import observe
+
+    runs = []
+    for compiled in (True, False):
+        state = new_game(load_variant(name), random.Random(3))
+        agent = make_agent("search", seconds=None, iterations=300, compiled=compiled)
+        rng, trace = random.Random(8), []
+        for _ply in range(16):
+            if state.outcome() is not None:
+                break
+            if state.to_move == 0:
+                state.push(agent.choose_move(observe(state, state.player), rng))
+                trace.append((str(state.history[-1][0]), agent._tree[1].visits if agent._tree else None))
+            else:
+                state.push(rng.choice(state.legal_moves()))
+        runs.append(trace)
+    assert runs[0] == runs[1] and len(runs[0]) == 8
+
+
+@needs_kernel
+def test_a_subtree_copied_out_of_the_kernel_tree_is_the_same_tree():
+    """Tree.subtree copies a node's whole subtree (thousands of nodes, the node array growing as it is
+    copied): the same moves, visits and totals at every node."""
+    from gibson_core.ai import make_agent
+    from gibson_core.bench import midgame_positions
+    from gibson_core.observe import observe
+
+    state = midgame_positions(load_variant("lattaque"), random.Random(4), 1, 60)[0]
+    agent = make_agent("search", seconds=None, iterations=3000, width=2)
+    agent.choose_move(observe(state, state.player), random.Random(1))
+    tree = agent._tree[1].tree
+
+    def shape(t, node):
+        return (t.stats(node), sorted((key, shape(t, child)) for key, child in t.children(node)))
+
+    best = max(tree.children(0), key=lambda kc: tree.stats(kc[1])[0])[1]
+    sub = tree.subtree(best)
+    assert sub.size() > 1000 and shape(sub, 0) == shape(tree, best)
+
+
+@needs_kernel
 def test_the_kernel_tree_refuses_bad_arguments():
     """The kernel's Tree (the search's nodes) raises clear errors for bad nodes, games and buffers."""
     from array import array
