@@ -791,10 +791,10 @@ static long playout(Game *g, long max_plies) {
  * types [ntypes] (0/1), square terms [player][type][square], then with Flags the steps of each type to each
  * player's Base [player][type][square] and to every square [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
-enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_HEADER };
+enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *tables, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *tables, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -803,14 +803,16 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->values = buf + P_HEADER;
     pol->scarce = pol->values + nt;
     pol->mobile = pol->scarce + nt;
-    pol->tables = pol->mobile + nt;
+    pol->vital = pol->mobile + nt;
+    pol->breaker = pol->vital + nt;
+    pol->tables = pol->breaker + nt;
     pol->home = pol->tables + 2 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 3 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 5 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.flag_terms */
@@ -840,6 +842,23 @@ static double flag_terms(Game *g, const Policy *pol, int player) {
     return score;
 }
 
+/* ai.values.siege: how near player's vital immobile pieces the enemy's nearest breaker stands */
+static double siege(Game *g, const Policy *pol, int player) {
+    int files = g->r->files, far = files + g->size / files;
+    double best = 0.0;
+    for (int i = 0; i < g->npids[player]; i++) {
+        int pid = g->pids[player][i], sq = g->square[pid];
+        if (sq < 0 || pol->vital[g->ptype[pid]] == 0.0) continue;
+        for (int j = 0; j < g->npids[1 - player]; j++) {
+            int e = g->pids[1 - player][j], at = g->square[e];
+            if (at < 0 || pol->breaker[g->ptype[e]] == 0.0) continue;
+            double near = 1.0 - (double)(abs(sq % files - at % files) + abs(sq / files - at / files)) / far;
+            if (near > best) best = near;
+        }
+    }
+    return best;
+}
+
 static double winner_bonus(const Policy *pol, int k) { return pol->head[P_SCARCE] * (1.0 - pow(0.5, k)); }
 
 /* ai.values.evaluate */
@@ -861,6 +880,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     }
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
+    if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
     return score;
 }
 

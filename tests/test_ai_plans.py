@@ -11,7 +11,7 @@ from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import TreeMoves
-from gibson_core.ai.values import evaluate, winner_bonus
+from gibson_core.ai.values import SIEGE, evaluate, siege, siege_types, winner_bonus
 from gibson_core.fastpath import kernel_or_none
 from gibson_core.moves import Move
 from gibson_core.observe import observe
@@ -211,3 +211,19 @@ def test_the_search_reuses_its_tree_after_the_reply(compiled):
     reused = agent._reused_tree(observe(state, me), names)
     assert reused.visits == kept[reply].visits > 0
     assert all(reused.child_stats(names.key(m)) == kept[reply].child_stats(names.key(m)) for m in state.legal_moves())
+
+
+def test_the_search_fears_a_breaker_near_its_shielded_flag():
+    """L'Attaque's Flag is immobile and vital, and only Sappers get through the Mines round it: the
+    evaluation counts the enemy's nearest Sapper closing on our Flag against us (and ours on theirs for
+    us); a piece that cannot break the Mines counts nothing, and no other variant has such a piece."""
+    variant = load_variant("lattaque")
+    vital, breakers = siege_types(variant)
+    assert [variant.types[t].id for t in vital] == ["Flag"] and [variant.types[t].id for t in breakers] == ["Sap"]
+    assert not any(siege_types(load_variant(name))[0] for name in ("tri-tactics", "aviation", "dover-patrol"))
+    base = {"e1": "blue Flag", "d1": "blue Mine", "f1": "blue Mine", "e2": "blue Mine", "a1": "blue Capt",
+            "e10": "red Flag", "i10": "red Capt"}
+    far, near, other = (GameState.from_position(variant, {**base, square: f"red {kind}"}, "blue")
+                        for square, kind in (("e8", "Sap"), ("e3", "Sap"), ("e3", "Sgt")))
+    assert siege(far, 0) < siege(near, 0) and siege(other, 0) == 0.0 == siege(near, 1)
+    assert evaluate(far, 0) - evaluate(near, 0) == pytest.approx(SIEGE * (siege(near, 0) - siege(far, 0)))

@@ -28,6 +28,7 @@ FLAG_HELD = 6.0  # carrying the enemy Flag
 FLAG_HOME = 10.0  # ...and bringing it home (full when on the Base)
 FLAG_REACH = 3.0  # a piece that may carry it drawing near the enemy Flag lying somewhere
 FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
+SIEGE = 3.0  # the enemy's nearest breaker beside our vital immobile piece (falling off with the distance)
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
@@ -333,6 +334,45 @@ def flag_terms(state, player: int) -> float:
     return score
 
 
+def siege_types(variant) -> tuple:
+    """``(vital, breakers)`` as type-index sets: the immobile types whose loss loses the game (L'Attaque's
+    Flag), and the mobile types that remove every other immobile type by attacking it (its Sappers, who
+    alone get through the Mines round a Flag). Both empty when no immobile type is vital."""
+    cache = _cached(variant)
+    if "siege" not in cache:
+        types = variant.types
+        vital = frozenset(t for t in variant.lose_when_removed if not types[t].mobile)
+        shields = [u for u, ptype in enumerate(types) if not ptype.mobile and u not in vital]
+        usual = usual_table(variant)
+        breakers = frozenset(t for t, ptype in enumerate(types) if vital and ptype.mobile
+                             and all(DEFENDER in usual[t][u].removed for u in shields))
+        cache["siege"] = (vital, breakers)
+    return cache["siege"]
+
+
+def siege(state, player: int) -> float:
+    """How near ``player``'s vital immobile pieces the enemy's nearest breaker stands: ``1 - d / far``
+    (``d`` its orthogonal steps, ``far`` the board's files plus ranks), 0 when none is near."""
+    variant = state.variant
+    vital, breakers = siege_types(variant)
+    files = variant.grid.files
+    far = files + variant.grid.ranks
+    square, ptype = state.square, state.ptype
+    best = 0.0
+    for pid in state.pids[player]:
+        sq = square[pid]
+        if sq < 0 or ptype[pid] not in vital:
+            continue
+        for e in state.pids[1 - player]:
+            at = square[e]
+            if at < 0 or ptype[e] not in breakers:
+                continue
+            near = 1.0 - (abs(sq % files - at % files) + abs(sq // files - at // files)) / far
+            if near > best:
+                best = near
+    return best
+
+
 def evaluate(state, player: int) -> float:
     """Material and position of ``player`` minus the opponent's, with the terms of the variant's way of
     winning (see the module docstring); ±1000 for a finished game."""
@@ -362,6 +402,8 @@ def evaluate(state, player: int) -> float:
         score += winner_bonus(counts[player]) - winner_bonus(counts[1 - player])
     if "flags" in variant.rules:
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
+    if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
+        score += SIEGE * (siege(state, 1 - player) - siege(state, player))
     return score
 
 
