@@ -198,8 +198,8 @@ class Playout:
 
 
 class Node:
-    """A node of the information-set tree: the statistics of the move that leads to it, from the side of
-    the player who made that move, and its children by move text."""
+    """A node of :class:`PythonTree`: the statistics of the move that leads to it, from the side of the
+    player who made that move, and its children by Move."""
 
     __slots__ = ("children", "visits", "total", "avail")
 
@@ -233,7 +233,7 @@ class SearchAgent(Agent):
         self.depth = depth
         self.width = width
         self.reuse = reuse
-        self.compiled = compiled  # tail playouts in the fast path's kernel when it plays the variant (same choices)
+        self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
         self._tree: tuple | None = None  # (moves so far when it was searched, the tree, our move text)
@@ -266,7 +266,7 @@ class SearchAgent(Agent):
         return Analysis(tuple(ranked[:top]), beliefs, self.last_iterations)
 
     # -- the search ----------------------------------------------------------------------------------
-    def _reused_tree(self, observation: Observation, keys: TreeMoves):
+    def _reused_tree(self, observation: Observation, names: TreeMoves):
         """The subtree for what happened since the last search (our move, then the reply), if kept."""
         if self._tree is None:
             return None
@@ -275,7 +275,7 @@ class SearchAgent(Agent):
         if len(now) != len(moves) + 2 or now[: len(moves)] != moves or now[len(moves)] != ours:
             return None
         try:
-            ours_key, reply_key = (keys.key(Move.parse(text)) for text in now[-2:])
+            ours_key, reply_key = (names.key(Move.parse(text)) for text in now[-2:])
         except (GibsonError, ValueError):  # a move the tree cannot name: start afresh
             return None
         return tree.after(ours_key, reply_key)
