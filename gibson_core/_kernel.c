@@ -1039,6 +1039,23 @@ static int32_t tree_add(Tree *t, int32_t node, int64_t key) {
     return c;
 }
 
+/* back to the position before the mark-th push still on the undo stack (nothing when none is after it) */
+static void rewind_to(Game *g, int mark) {
+    if (mark < g->nstack) {
+        memcpy(g->st, g->stack + (size_t)mark * g->block, (size_t)g->block * sizeof(int16_t));
+        g->nstack = mark;
+        g->moves_valid = 0;
+    }
+}
+
+/* the buffers one Tree.run lends its iterations: the path (node, mover pairs), the children available at a
+ * node, and the playout policy's scratch */
+typedef struct {
+    int32_t *path;
+    int64_t *avail, *choice;
+    int cappath, capavail, capchoice;
+} Scratch;
+
 static double clamp(double v, double limit) { return v < -limit ? -limit : v > limit ? limit : v; }
 
 /* SearchAgent._select_root: UCB1 with a fading prior over the candidates; the first candidate not yet in the
@@ -1069,37 +1086,33 @@ static int32_t select_root(Tree *t, const int64_t *cands, const double *heur, co
  * change of the evaluation against base, backed up along the path; then the game is rewound. 0, or -1 on
  * memory failure. */
 static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, const double *heur,
-                   const double *priors, int ncand, long done, double base, const double *c,
-                   int32_t **path, int *cappath, int64_t **buf, int *cap) {
+                   const double *priors, int ncand, long done, double base, const double *c, Scratch *s) {
     int me = (int)c[C_ME], mark = g->nstack, np = 0, rc = 0;
     int32_t node = select_root(t, cands, heur, priors, ncand, done, c);
-    if (node < 0 || grow((void **)path, cappath, 2, sizeof(int32_t))) return -1;
+    if (node < 0 || grow((void **)&s->path, &s->cappath, 2, sizeof(int32_t))) return -1;
     g->record = 0;
-    (*path)[np++] = node;
-    (*path)[np++] = me;
+    s->path[np++] = node;
+    s->path[np++] = me;
     if (push(g, t->n[node].key)) rc = -1;
     while (!rc && !g->x[X_RES_KIND]) {
         if (!g->moves_valid && generate(g)) { rc = -1; break; }
         int n = g->nmoves, mover = g->x[X_TO_MOVE], navail = 0;
         if (!n) break;
-        if (grow((void **)buf, cap, n, sizeof(int64_t))) { rc = -1; break; }
-        int64_t *avail = *buf; /* the children legal here, in the order of the legal moves (as indices) */
+        if (grow((void **)&s->avail, &s->capavail, n, sizeof(int64_t))) { rc = -1; break; }
+        int64_t *avail = s->avail; /* the children legal here, in the order of the legal moves (as indices) */
         for (int i = 0; i < n; i++) {
             int32_t ch = tree_find(t, node, g->moves[i]);
             if (ch >= 0) { avail[navail++] = ch; t->n[ch].avail++; }
         }
         if (navail < c[C_WIDEN] * sqrt((double)t->n[node].visits) + 1) {
-            int64_t *tmp = NULL;
-            int tcap = 0;
-            int64_t m = greedy_choose(g, pol, c[C_GREED], &tmp, &tcap);
-            free(tmp);
+            int64_t m = greedy_choose(g, pol, c[C_GREED], &s->choice, &s->capchoice);
             if (m == -2) { rc = -1; break; }
             if (tree_find(t, node, m) < 0) {
                 int32_t ch = tree_add(t, node, m);
-                if (ch < 0 || grow((void **)path, cappath, np + 2, sizeof(int32_t)) || push(g, m)) { rc = -1; break; }
+                if (ch < 0 || grow((void **)&s->path, &s->cappath, np + 2, sizeof(int32_t)) || push(g, m)) { rc = -1; break; }
                 t->n[ch].avail = 1;
-                (*path)[np++] = ch;
-                (*path)[np++] = mover;
+                s->path[np++] = ch;
+                s->path[np++] = mover;
                 break;
             }
         }
@@ -1112,9 +1125,9 @@ static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, co
             double value = nd->total / nd->visits + c[C_EXPLORE] * sqrt(log((double)a) / (nd->visits + 1));
             if (value > best_value) { best = (int32_t)avail[i]; best_value = value; }
         }
-        if (grow((void **)path, cappath, np + 2, sizeof(int32_t)) || push(g, t->n[best].key)) { rc = -1; break; }
-        (*path)[np++] = best;
-        (*path)[np++] = mover;
+        if (grow((void **)&s->path, &s->cappath, np + 2, sizeof(int32_t)) || push(g, t->n[best].key)) { rc = -1; break; }
+        s->path[np++] = best;
+        s->path[np++] = mover;
         node = best;
     }
     double end = 0.0;
@@ -1122,16 +1135,12 @@ static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, co
     if (!rc) {
         double value = clamp(end - base, c[C_CLAMP]);
         for (int i = 0; i < np; i += 2) {
-            TNode *nd = &t->n[(*path)[i]];
+            TNode *nd = &t->n[s->path[i]];
             nd->visits++;
-            nd->total += (*path)[i + 1] == me ? value : -value;
+            nd->total += s->path[i + 1] == me ? value : -value;
         }
     }
-    if (g->nstack > mark) { /* back to the determinization's start, for its next use */
-        memcpy(g->st, g->stack + (size_t)mark * g->block, (size_t)g->block * sizeof(int16_t));
-        g->nstack = mark;
-        g->moves_valid = 0;
-    }
+    rewind_to(g, mark); /* back to the determinization's start, for its next use */
     g->record = 1;
     g->nevents = 0;
     return rc;
@@ -1528,11 +1537,7 @@ static PyObject *Game_rewind(GameObject *self, PyObject *arg) {
     Game *g = &self->g;
     if (n == -1 && PyErr_Occurred()) return NULL;
     if (n < 0 || n > g->nstack) { PyErr_SetString(PyExc_IndexError, "rewind: no such mark"); return NULL; }
-    if (n < g->nstack) {
-        memcpy(g->st, g->stack + (size_t)n * g->block, (size_t)g->block * sizeof(int16_t));
-        g->nstack = (int)n;
-        g->moves_valid = 0;
-    }
+    rewind_to(g, (int)n);
     Py_RETURN_NONE;
 }
 
@@ -1675,9 +1680,7 @@ static PyObject *Tree_run(TreeObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOlldOy*y*y*y*y*", &games, &bases, &done, &count, &seconds, &state, &pol_b,
                           &cand_b, &heur_b, &prior_b, &const_b)) return NULL;
     PyObject *result = NULL;
-    int32_t *path = NULL;
-    int64_t *buf = NULL;
-    int cappath = 0, cap = 0;
+    Scratch scratch = {NULL, NULL, NULL, 0, 0, 0};
     Py_ssize_t ng = PyList_Check(games) ? PyList_GET_SIZE(games) : -1;
     int ncand = (int)(cand_b.len / (Py_ssize_t)sizeof(int64_t));
     if (ng < 1 || !PyList_Check(bases) || PyList_GET_SIZE(bases) != ng || ncand < 1
@@ -1722,15 +1725,16 @@ static PyObject *Tree_run(TreeObject *self, PyObject *args) {
             mt_owner = g;
         }
         if (iterate(&self->t, g, &pol, cands, heur_b.buf, prior_b.buf, ncand, done + n, base, const_b.buf,
-                    &path, &cappath, &buf, &cap)) { PyErr_NoMemory(); goto out; }
+                    &scratch)) { PyErr_NoMemory(); goto out; }
     }
     PyObject *w = write_mt_to(mt_owner, state);
     if (!w) goto out;
     Py_DECREF(w);
     result = PyLong_FromLong(n);
 out:
-    free(path);
-    free(buf);
+    free(scratch.path);
+    free(scratch.avail);
+    free(scratch.choice);
     PyBuffer_Release(&pol_b);
     PyBuffer_Release(&cand_b);
     PyBuffer_Release(&heur_b);
