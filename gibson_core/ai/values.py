@@ -353,10 +353,9 @@ def siege_types(variant) -> tuple:
 def siege(state, player: int) -> float:
     """How near ``player``'s vital immobile pieces the enemy's nearest breaker stands: ``1 - d / far``
     (``d`` its orthogonal steps, ``far`` the board's files plus ranks), 0 when none is near."""
-    variant = state.variant
-    vital, breakers = siege_types(variant)
-    files = variant.grid.files
-    far = files + variant.grid.ranks
+    grid = state.variant.grid
+    vital, breakers = siege_types(state.variant)
+    far = grid.files + grid.ranks
     square, ptype = state.square, state.ptype
     best = 0.0
     for pid in state.pids[player]:
@@ -367,7 +366,7 @@ def siege(state, player: int) -> float:
             at = square[e]
             if at < 0 or ptype[e] not in breakers:
                 continue
-            near = 1.0 - (abs(sq % files - at % files) + abs(sq // files - at // files)) / far
+            near = 1.0 - grid.manhattan(sq, at) / far
             if near > best:
                 best = near
     return best
