@@ -571,8 +571,8 @@ class Kernel:
             raise ValueError("the game is over")
         if ptype is not None and len(ptype) != len(state.ptype):
             raise ValueError(f"{len(ptype)} piece types for {len(state.ptype)} pieces")
-        game = self.module.Game(self.rules, state.board, state.owner, state.ptype if ptype is None else ptype,
-                                state.square,
+        types = state.ptype if ptype is None else ptype
+        game = self.module.Game(self.rules, state.board, state.owner, types, state.square,
                                 [int(x) for x in state.revealed], [int(x) for x in state.moved], state.track,
                                 state.pids[0], state.pids[1], state.to_move, state.ply)
         if "flags" in self.variant.rules:
@@ -686,21 +686,19 @@ class FastGame:
         self.variant = state.variant
         self.game = self.kernel.game(state, ptype)
         self._tokens = dict(state.tokens) if "flags" not in state.variant.rules else None
-        # [move code, event records, decoded events or None] per ply: moves and events are decoded when
-        # history is read (the search pushes codes and never reads them)
-        self._hist: list[list] = [[self.kernel.code(move), (), events] for move, events in state.history]
-        self._legal: list[int] | None = None  # legal move codes, until the position changes
-        self._legal_moves: list[Move] | None = None  # the same, decoded
+        # [move, event records, decoded events or None] per ply: records are decoded when history is read
+        self._hist: list[list] = [[move, (), events] for move, events in state.history]
+        self._legal: list[Move] | None = None
         self.result: Result | None = None
 
     @property
     def history(self) -> list[tuple[Move, tuple]]:
         """``(move, events)`` per ply, as :attr:`GameState.history`."""
-        decode, move = self.kernel.events, self.kernel.move
+        decode = self.kernel.events
         for entry in self._hist:
             if entry[2] is None:
                 entry[2] = decode(entry[1])
-        return [(move(code), events) for code, _records, events in self._hist]
+        return [(move, events) for move, _records, events in self._hist]
 
     def last_events(self) -> tuple:
         """The events of the last move (as ``history[-1][1]``, without decoding the whole history)."""
@@ -711,50 +709,36 @@ class FastGame:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move, in the reference engine's order (empty once over)."""
-        if self._legal_moves is None:
-            self._legal_moves = list(map(self.kernel.move, self.legal_codes()))
-        return self._legal_moves
-
-    def legal_codes(self) -> list[int]:
-        """The packed codes of :meth:`legal_moves`, in the same order, without decoding them (the search's
-        tree keys its nodes by these codes)."""
         if self._legal is None:
-            self._legal = self.game.legal()
+            self._legal = list(map(self.kernel.move, self.game.legal()))
         return self._legal
 
     def push(self, move: Move) -> None:
         """Make a move without checking it (as :meth:`GameState.push`)."""
-        self.push_code(self.kernel.code(move))
-
-    def push_code(self, code: int) -> None:
-        """:meth:`push` for a move given by its packed code."""
-        records = self.game.push(code)
-        self._hist.append([code, records, None])
-        self._forget_legal()
+        records = self.game.push(self.kernel.code(move))
+        self._hist.append([move, records, None])
+        self._legal = None
         if records and records[-1][0] == EV_GAMEOVER:  # a game-over event is always a move's last
             self.result = self.kernel.result(*self.game.result())
 
     def pop(self) -> Move:
         """Undo the last push made on this FastGame; returns its move."""
         self.game.pop()
-        code = self._hist.pop()[0]
-        self._forget_legal()
+        move = self._hist.pop()[0]
+        self._legal = None
         if self.result is not None:  # no result after the move means none before it either
             self.result = self.kernel.result(*self.game.result())
-        return self.kernel.move(code)
-
-    def _forget_legal(self) -> None:
-        self._legal = self._legal_moves = None
+        return move
 
     def outcome(self) -> Result | None:
         """The result, including the loss of a side to move with no legal move (as :meth:`GameState.outcome`)."""
-        if self.result is None and not self.legal_codes():
+        if self.result is None and not self.legal_moves():
             records = self.game.no_moves()
             self.result = self.kernel.result(*self.game.result())
             if self._hist:
                 self.history  # noqa: B018 - decode what is there, then add the game-over event
                 self._hist[-1][2] += self.kernel.events(records)
-            self._legal, self._legal_moves = [], []
+            self._legal = []
         return self.result
 
     @property
@@ -771,18 +755,14 @@ class FastGame:
         depth, n = mark
         self.game.rewind(depth)
         del self._hist[n:]
-        self._forget_legal()
+        self._legal = None
         self.result = self.kernel.result(*self.game.result())
 
     def choose(self, rng: random.Random | Twister, greed: float) -> Move | None:
         """The move :meth:`gibson_core.ai.search.Playout.choose` would choose here with ``rng`` (advanced
         the same way), or None when there is none."""
-        code = self.choose_code(rng, greed)
+        code = _drawing(rng, lambda mt: self.game.choose(mt, greed, self.kernel.policy()))
         return None if code < 0 else self.kernel.move(code)
-
-    def choose_code(self, rng: random.Random | Twister, greed: float) -> int:
-        """:meth:`choose` as a packed move code, -1 when there is no move."""
-        return _drawing(rng, lambda mt: self.game.choose(mt, greed, self.kernel.policy()))
 
     def evaluate(self, player: int) -> float:
         """:func:`gibson_core.ai.values.evaluate` of this position for ``player`` (the same value)."""
@@ -794,7 +774,7 @@ class FastGame:
             return 1000.0 * (0 if self.result.winner is None else
                              1 if self.result.winner == self.variant.players[player] else -1)
         value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(), player))
-        self._forget_legal()
+        self._legal = None
         self.result = self.kernel.result(*self.game.result())
         return value
 
@@ -805,7 +785,7 @@ class FastGame:
         version, mt, gauss = rng.getstate()
         plies, mt = self.game.playout(mt, max_plies)
         rng.setstate((version, mt, gauss))
-        self._forget_legal()
+        self._legal = None
         self._hist.clear()
         self.result = self.kernel.result(*self.game.result())
         return plies

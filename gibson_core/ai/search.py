@@ -502,10 +502,6 @@ class TreeMoves:
         """The tree key of a Move."""
         return move if self.kernel is None else self.kernel.code(move)
 
-    def move(self, key) -> Move:
-        """The Move a tree key names."""
-        return key if self.kernel is None else self.kernel.move(key)
-
 
 def _normalise(scores: list) -> list:
     """Scores scaled to 0..1 (best = 1)."""
