@@ -1022,7 +1022,7 @@ typedef struct {
 } Tree;
 
 /* search constants, in the order SearchAgent passes them */
-enum { C_EXPLORE, C_PRIOR, C_PRIOR_VISITS, C_CLAMP, C_WIDEN, C_GREED, C_DEPTH, C_ME, C_N };
+enum { C_EXPLORE, C_PRIOR, C_PRIOR_VISITS, C_CLAMP, C_WIDEN, C_GREED, C_DEPTH, C_ME, C_REACH, C_N };
 
 static int32_t tree_find(const Tree *t, int32_t node, int64_t key) {
     for (int32_t c = t->n[node].child; c >= 0; c = t->n[c].next)
@@ -1094,7 +1094,7 @@ static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, co
     s->path[np++] = node;
     s->path[np++] = me;
     if (push(g, t->n[node].key)) rc = -1;
-    while (!rc && !g->x[X_RES_KIND]) {
+    while (!rc && !g->x[X_RES_KIND] && np / 2 < c[C_REACH]) {
         if (!g->moves_valid && generate(g)) { rc = -1; break; }
         int n = g->nmoves, mover = g->x[X_TO_MOVE], navail = 0;
         if (!n) break;

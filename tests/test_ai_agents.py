@@ -77,6 +77,8 @@ def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations
     assert make_agent("search-easy").pool < make_agent("search-medium").pool < make_agent("search-hard").pool
     with pytest.raises(ValueError, match="pool must be at least 1"):
         make_agent("search", pool=0)
+    with pytest.raises(ValueError, match="reach must be at least 1"):
+        make_agent("search", reach=0)
 
 
 def permuted_twin(state: GameState, player: str, rng: random.Random) -> GameState:

@@ -143,6 +143,30 @@ def test_the_kernel_tree_searches_exactly_as_the_python_tree(name):
 
 
 @needs_kernel
+@pytest.mark.parametrize("reach", [1, 2, 3])
+def test_the_tree_holds_at_most_reach_moves_on_a_path(reach):
+    """``reach`` bounds how many moves a path through the tree holds (the root's move included): below
+    that the playout alone plays on. Both trees obey it with the same root visits and values."""
+    from gibson_core.ai import make_agent
+    from gibson_core.bench import midgame_positions
+    from gibson_core.observe import observe
+
+    state = midgame_positions(load_variant("lattaque"), random.Random(4), 1, 60)[0]
+    obs = observe(state, state.player)
+    agents = [make_agent("search", seconds=None, iterations=400, compiled=compiled, reach=reach)
+              for compiled in (True, False)]
+    fast, python = ([(str(m.move), m.visits, m.score) for m in agent.analyse(obs).moves] for agent in agents)
+    assert fast == python
+    agents[0].choose_move(obs, random.Random(1))
+    tree = agents[0]._tree[1].tree
+
+    def height(node):
+        return max((1 + height(child) for _key, child in tree.children(node)), default=0)
+
+    assert height(0) == reach  # 400 iterations fill every level allowed, and none below it
+
+
+@needs_kernel
 @pytest.mark.parametrize("name", ["lattaque", "tri-tactics"])
 def test_the_kernel_tree_is_kept_between_moves_as_the_python_tree(name):
     """Over several moves, each search starting from the subtree the last one kept (copied out of the kernel
@@ -204,7 +228,7 @@ def test_the_kernel_tree_refuses_bad_arguments():
         with pytest.raises(IndexError):
             tree.find(bad, code)
     twister = fastpath.Twister(random.Random(1))
-    constants = array("d", [2.0, 1.0, 2, 40.0, 2.0, 0.9, 6, 0])
+    constants = array("d", [2.0, 1.0, 2, 40.0, 2.0, 0.9, 6, 0, 1000])
     good = ([game.game], [0.0], 0, 10, -1.0, twister.buf, kernel.policy(), array("q", [code]), array("d", [0.0]),
             array("d", [1.0]), constants)
     for i, value, error in ((0, [], ValueError), (0, ["game"], TypeError), (1, [0.0, 1.0], ValueError),

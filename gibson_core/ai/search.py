@@ -10,7 +10,11 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
 - below, each side's moves legal in *this* determinization compete by UCB1 over their availability
   (a move is only counted as available in the determinizations where it is legal), with progressive
   widening: a node visited ``n`` times may have about ``2 * sqrt(n)`` children, and each new child is the
-  playout policy's choice (the opponent's replies are in the tree, best-looking first);
+  playout policy's choice (the opponent's replies are in the tree, best-looking first). A path through
+  the tree holds at most ``reach`` moves (the root's included): in the tree each side's choices are made
+  on the determinization's outcomes, so the opponent there plays as if it saw our hidden pieces. Left
+  unbounded, more iterations grow deeper trees in which more of the game is played so, and a second a
+  move lost to a fifth of one (measured in docs/ai.md); below ``reach`` the non-peeking playout plays on;
 - after the tree, a playout of ``depth`` plies by the greedy policy (:class:`Playout`: a win by arriving,
   the best winning fight or shot, else a Flag carrier's step home, else often the quiet move that most
   improves its piece's square, otherwise a random move that does not throw a piece away). Neither side
@@ -74,6 +78,7 @@ SLACK = 0.9  # share of the budget the iterations may use
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
+REACH = 4  # the most moves on a path through the tree (the root's move included); the playout plays on
 
 
 class Playout:
@@ -220,7 +225,7 @@ class SearchAgent(Agent):
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
                  depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True,
-                 pool: int | None = None):
+                 pool: int | None = None, reach: int = REACH):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         default_seconds, default_iterations, default_pool = LEVELS[level]
@@ -230,7 +235,10 @@ class SearchAgent(Agent):
         self.pool = pool if pool is not None else default_pool
         if self.pool < 1:
             raise ValueError(f"pool must be at least 1, not {self.pool}")
+        if reach < 1:
+            raise ValueError(f"reach must be at least 1 (the root's move), not {reach}")
         self.depth = depth
+        self.reach = reach
         self.width = width
         self.reuse = reuse
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
@@ -326,7 +334,7 @@ class SearchAgent(Agent):
                     worlds.append((state, state.evaluate(me)))
             else:
                 count = self.iterations - done
-            ran = tree.run(worlds, done, count, left, root, me, self.depth, playout, twister)
+            ran = tree.run(worlds, done, count, left, root, me, self.depth, self.reach, playout, twister)
             if not ran:
                 break
             done += ran
@@ -379,7 +387,7 @@ class PythonTree:
         return PythonTree(node) if node is not None else None
 
     def run(self, worlds: list, done: int, count: int, left: float | None, root: Root, me: int, depth: int,
-            playout: Playout, _twister=None) -> int:
+            reach: int, playout: Playout, _twister=None) -> int:
         """Up to ``count`` iterations (iteration ``i`` in ``worlds[i % len(worlds)]``, a ``(GameState, its
         evaluation)`` pair, numbered from ``done``), stopping once ``left`` seconds have passed; returns how
         many ran. See the module docstring."""
@@ -392,7 +400,7 @@ class PythonTree:
             key, child = self._select_root(root, done + n)
             path = [(child, me)]
             state.push(key)
-            self._descend(state, child, path, playout.choose)
+            self._descend(state, child, path, playout.choose, reach)
             end = playout.finish(state, depth, me)
             value = max(-CLAMP, min(CLAMP, end - base))
             for node, mover in path:
@@ -420,11 +428,11 @@ class PythonTree:
         return best
 
     @staticmethod
-    def _descend(state, node: Node, path: list, choose) -> None:
-        """Walk down the tree in this determinization, adding at most one new node; ``choose(state, moves)``
-        is the playout policy's choice among the legal moves."""
+    def _descend(state, node: Node, path: list, choose, reach: int) -> None:
+        """Walk down the tree in this determinization, adding at most one new node, until the path holds
+        ``reach`` moves; ``choose(state, moves)`` is the playout policy's choice among the legal moves."""
         sqrt, log = math.sqrt, math.log
-        while state.result is None:
+        while state.result is None and len(path) < reach:
             moves = state.legal_moves()
             if not moves:
                 return
@@ -479,10 +487,10 @@ class KernelTree:
         return KernelTree(self.kernel, self.tree.subtree(node)) if node >= 0 else None
 
     def run(self, worlds: list, done: int, count: int, left: float | None, root: Root, me: int, depth: int,
-            playout: Playout, twister: Twister) -> int:
+            reach: int, playout: Playout, twister: Twister) -> int:
         """:meth:`PythonTree.run` in the kernel (``worlds`` hold FastGames; ``twister`` lends the generator)."""
         if self._buffers is None or self._buffers[0] is not root:
-            constants = [EXPLORE, PRIOR, PRIOR_VISITS, CLAMP, WIDEN, playout.greed, depth, me]
+            constants = [EXPLORE, PRIOR, PRIOR_VISITS, CLAMP, WIDEN, playout.greed, depth, me, reach]
             self._buffers = (root, array("q", root.keys), array("d", root.scores), array("d", root.priors),
                              array("d", constants))
         _root, keys, scores, priors, constants = self._buffers
