@@ -63,7 +63,8 @@ def test_search_respects_its_iteration_budget():
 @pytest.mark.parametrize(("pool", "iterations", "sampled"), [(4, 30, 4), (32, 10, 10), (1, 5, 1)])
 def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations, sampled):
     """Each move samples ``pool`` hidden worlds (fewer when the iterations run out first) and cycles
-    through them; the harder levels sample more, so more time also means more of the beliefs seen."""
+    through them; the harder levels sample more, so more time also means more of the beliefs seen, and hard
+    plays longer playouts from more root candidates."""
     from gibson_core.ai.beliefs import Beliefs
 
     variant = load_variant("lattaque")
@@ -75,6 +76,9 @@ def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations
     agent.choose_move(observe(state, state.player), random.Random(0))
     assert agent.last_iterations == iterations and len(calls) == sampled
     assert make_agent("search-easy").pool < make_agent("search-medium").pool < make_agent("search-hard").pool
+    medium, hard = make_agent("search-medium"), make_agent("search-hard")
+    assert (hard.depth, hard.width) > (medium.depth, medium.width) and medium.width < hard.width
+    assert make_agent("search-hard", depth=3, width=5).depth == 3 and make_agent("search-hard", width=5).width == 5
     with pytest.raises(ValueError, match="pool must be at least 1"):
         make_agent("search", pool=0)
     with pytest.raises(ValueError, match="reach must be at least 1"):

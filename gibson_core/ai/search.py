@@ -37,17 +37,19 @@ keyed by Move objects), which plays every other variant. Only the worlds are sam
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
 
-========  ==================  ==========  ====
-level     seconds per move    iterations  pool
-========  ==================  ==========  ====
-easy      0.05                150         16
-medium    0.2                 10000       32
-hard      1.0                 50000       128
-========  ==================  ==========  ====
+========  ==================  ==========  ====  =====  =====
+level     seconds per move    iterations  pool  depth  width
+========  ==================  ==========  ====  =====  =====
+easy      0.05                150         16    6      12
+medium    0.2                 10000       32    6      12
+hard      1.0                 50000       128   10     20
+========  ==================  ==========  ====  =====  =====
 
-Whichever limit comes first stops the search. The pool grows with the budget: with 32 worlds, hard's
-thousands of iterations would only learn the same 32 guesses of the hidden pieces better, not the
-beliefs. A ``budget`` given to :meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an
+Whichever limit comes first stops the search. Hard spends its time where medium cannot: more worlds (with
+32, its thousands of iterations would only learn the same 32 guesses of the hidden pieces better), longer
+playouts (they see a race or a piece walking up from afar, but are noisier: only many iterations average
+that out) and more root candidates. With medium's shape, a second a move did not beat 0.2 s once both ran
+in the kernel (docs/ai.md). A ``budget`` given to :meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an
 ``iterations`` count makes the agent fully deterministic for a given random generator (the tests use
 that).
 """
@@ -58,6 +60,7 @@ import math
 import random
 import time
 from array import array
+from typing import NamedTuple
 
 from ..errors import GibsonError, NoLegalMoveError
 from ..fastpath import FastGame, Twister, kernel_or_none
@@ -71,7 +74,21 @@ from .heuristic import HeuristicAgent, MoveScorer
 from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
-LEVELS = {"easy": (0.05, 150, 16), "medium": (0.2, 10000, 32), "hard": (1.0, 50000, 128)}
+
+class Level(NamedTuple):
+    """A strength level's budget and shape: seconds and iterations a move (whichever ends first), sampled
+    worlds, playout plies after the tree, and root candidates."""
+
+    seconds: float
+    iterations: int
+    pool: int
+    depth: int
+    width: int
+
+
+LEVELS = {"easy": Level(0.05, 150, 16, 6, 12), "medium": Level(0.2, 10000, 32, 6, 12),
+          "hard": Level(1.0, 50000, 128, 10, 20)}
+
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
@@ -224,22 +241,22 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
-                 depth: int = 6, width: int = 12, reuse: bool = True, compiled: bool = True,
+                 depth: int | None = None, width: int | None = None, reuse: bool = True, compiled: bool = True,
                  pool: int | None = None, reach: int = REACH):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
-        default_seconds, default_iterations, default_pool = LEVELS[level]
+        budget = LEVELS[level]
         self.level = level
-        self.seconds = default_seconds if seconds == -1.0 else seconds
-        self.iterations = iterations if iterations is not None else default_iterations
-        self.pool = pool if pool is not None else default_pool
+        self.seconds = budget.seconds if seconds == -1.0 else seconds
+        self.iterations = iterations if iterations is not None else budget.iterations
+        self.pool = pool if pool is not None else budget.pool
         if self.pool < 1:
             raise ValueError(f"pool must be at least 1, not {self.pool}")
         if reach < 1:
             raise ValueError(f"reach must be at least 1 (the root's move), not {reach}")
-        self.depth = depth
+        self.depth = depth if depth is not None else budget.depth
         self.reach = reach
-        self.width = width
+        self.width = width if width is not None else budget.width
         self.reuse = reuse
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
