@@ -11,8 +11,16 @@ from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import TreeMoves
-from gibson_core.ai.values import (SECRECY, SIEGE, evaluate, piece_values, secrecy_values, siege, siege_types,
-                                   winner_bonus)
+from gibson_core.ai.values import (
+    SECRECY,
+    SIEGE,
+    evaluate,
+    piece_values,
+    secrecy_values,
+    siege,
+    siege_types,
+    winner_bonus,
+)
 from gibson_core.fastpath import FastGame, kernel_or_none
 from gibson_core.moves import Move
 from gibson_core.observe import observe
