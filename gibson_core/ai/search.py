@@ -13,8 +13,8 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
   playout policy's choice (the opponent's replies are in the tree, best-looking first). A path through
   the tree holds at most ``reach`` moves (the root's included): in the tree each side's choices are made
   on the determinization's outcomes, so the opponent there plays as if it saw our hidden pieces. Left
-  unbounded, more iterations grow deeper trees in which more of the game is played so, and a second a
-  move lost to a fifth of one (measured in docs/ai.md); below ``reach`` the non-peeking playout plays on;
+  unbounded, a second a move grows trees deep enough for hard to lose to medium (docs/ai.md), so hard's
+  paths stop at 4 moves and the non-peeking playout plays on below;
 - after the tree, a playout of ``depth`` plies by the greedy policy (:class:`Playout`: a win by arriving,
   the best winning fight or shot, else a Flag carrier's step home, else often the quiet move that most
   improves its piece's square, otherwise a random move that does not throw a piece away). Neither side
@@ -37,13 +37,13 @@ keyed by Move objects), which plays every other variant. Only the worlds are sam
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
 
-========  ==================  ==========  ====  =====  =====
-level     seconds per move    iterations  pool  depth  width
-========  ==================  ==========  ====  =====  =====
-easy      0.05                150         16    6      12
-medium    0.2                 10000       32    6      12
-hard      1.0                 50000       128   10     20
-========  ==================  ==========  ====  =====  =====
+========  ==================  ==========  ====  =====  =====  =====
+level     seconds per move    iterations  pool  depth  width  reach
+========  ==================  ==========  ====  =====  =====  =====
+easy      0.05                150         16    6      12     1000
+medium    0.2                 10000       32    6      12     1000
+hard      1.0                 50000       128   10     20     4
+========  ==================  ==========  ====  =====  =====  =====
 
 Whichever limit comes first stops the search. Hard spends its time where medium cannot: more worlds (with
 32, its thousands of iterations would only learn the same 32 guesses of the hidden pieces better), longer
@@ -77,17 +77,19 @@ from .world import variant_of
 
 class Level(NamedTuple):
     """A strength level's budget and shape: seconds and iterations a move (whichever ends first), sampled
-    worlds, playout plies after the tree, and root candidates."""
+    worlds, playout plies after the tree, root candidates, and the most moves on a path through the tree
+    (the root's move included; the playout plays on below)."""
 
     seconds: float
     iterations: int
     pool: int
     depth: int
     width: int
+    reach: int
 
 
-LEVELS = {"easy": Level(0.05, 150, 16, 6, 12), "medium": Level(0.2, 10000, 32, 6, 12),
-          "hard": Level(1.0, 50000, 128, 10, 20)}
+LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, 1000), "medium": Level(0.2, 10000, 32, 6, 12, 1000),
+          "hard": Level(1.0, 50000, 128, 10, 20, 4)}
 
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
@@ -95,7 +97,6 @@ SLACK = 0.9  # share of the budget the iterations may use
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
-REACH = 4  # the most moves on a path through the tree (the root's move included); the playout plays on
 
 
 class Playout:
@@ -242,7 +243,7 @@ class SearchAgent(Agent):
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
                  depth: int | None = None, width: int | None = None, reuse: bool = True, compiled: bool = True,
-                 pool: int | None = None, reach: int = REACH):
+                 pool: int | None = None, reach: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         budget = LEVELS[level]
@@ -252,6 +253,7 @@ class SearchAgent(Agent):
         self.pool = pool if pool is not None else budget.pool
         if self.pool < 1:
             raise ValueError(f"pool must be at least 1, not {self.pool}")
+        reach = reach if reach is not None else budget.reach
         if reach < 1:
             raise ValueError(f"reach must be at least 1 (the root's move), not {reach}")
         self.depth = depth if depth is not None else budget.depth
