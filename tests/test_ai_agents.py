@@ -77,7 +77,7 @@ def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations
     assert agent.last_iterations == iterations and len(calls) == sampled
     assert make_agent("search-easy").pool < make_agent("search-medium").pool < make_agent("search-hard").pool
     medium, hard = make_agent("search-medium"), make_agent("search-hard")
-    assert (hard.depth, hard.width) > (medium.depth, medium.width) and medium.width < hard.width
+    assert hard.depth > medium.depth and hard.width > medium.width
     assert hard.reach == 4 < medium.reach and make_agent("search-medium", reach=3).reach == 3
     assert make_agent("search-hard", depth=3, width=5).depth == 3 and make_agent("search-hard", width=5).width == 5
     with pytest.raises(ValueError, match="pool must be at least 1"):

@@ -40,18 +40,18 @@ names ``search-easy``, ``search-medium``, ``search-hard``):
 ========  ==================  ==========  ====  =====  =====  =====
 level     seconds per move    iterations  pool  depth  width  reach
 ========  ==================  ==========  ====  =====  =====  =====
-easy      0.05                150         16    6      12     1000
-medium    0.2                 10000       32    6      12     1000
+easy      0.05                150         16    6      12     --
+medium    0.2                 10000       32    6      12     --
 hard      1.0                 50000       128   10     20     4
 ========  ==================  ==========  ====  =====  =====  =====
 
 Whichever limit comes first stops the search. Hard spends its time where medium cannot: more worlds (with
 32, its thousands of iterations would only learn the same 32 guesses of the hidden pieces better), longer
 playouts (they see a race or a piece walking up from afar, but are noisier: only many iterations average
-that out) and more root candidates. With medium's shape, a second a move did not beat 0.2 s once both ran
-in the kernel (docs/ai.md). A ``budget`` given to :meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an
-``iterations`` count makes the agent fully deterministic for a given random generator (the tests use
-that).
+that out) and more root candidates; only its tree is bounded (``--``: no bound). With medium's shape, a
+second a move did not beat 0.2 s once both ran in the kernel (docs/ai.md). A ``budget`` given to
+:meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an ``iterations`` count makes the
+agent fully deterministic for a given random generator (the tests use that).
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ class Level(NamedTuple):
     reach: int
 
 
-LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, 1000), "medium": Level(0.2, 10000, 32, 6, 12, 1000),
+UNBOUNDED = 1_000_000_000  # a reach no path can attain: more moves than any search has iterations
+LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, UNBOUNDED), "medium": Level(0.2, 10000, 32, 6, 12, UNBOUNDED),
           "hard": Level(1.0, 50000, 128, 10, 20, 4)}
 
 EXPLORE = 2.0  # UCB exploration constant, in material units
@@ -246,19 +247,16 @@ class SearchAgent(Agent):
                  pool: int | None = None, reach: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
-        budget = LEVELS[level]
+        given = {"iterations": iterations, "pool": pool, "depth": depth, "width": width, "reach": reach}
+        shape = LEVELS[level]._replace(**{k: v for k, v in given.items() if v is not None})
+        if shape.pool < 1:
+            raise ValueError(f"pool must be at least 1, not {shape.pool}")
+        if shape.reach < 1:
+            raise ValueError(f"reach must be at least 1 (the root's move), not {shape.reach}")
         self.level = level
-        self.seconds = budget.seconds if seconds == -1.0 else seconds
-        self.iterations = iterations if iterations is not None else budget.iterations
-        self.pool = pool if pool is not None else budget.pool
-        if self.pool < 1:
-            raise ValueError(f"pool must be at least 1, not {self.pool}")
-        reach = reach if reach is not None else budget.reach
-        if reach < 1:
-            raise ValueError(f"reach must be at least 1 (the root's move), not {reach}")
-        self.depth = depth if depth is not None else budget.depth
-        self.reach = reach
-        self.width = width if width is not None else budget.width
+        self.seconds = shape.seconds if seconds == -1.0 else seconds
+        self.iterations, self.pool, self.reach = shape.iterations, shape.pool, shape.reach
+        self.depth, self.width = shape.depth, shape.width
         self.reuse = reuse
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
