@@ -6,6 +6,7 @@ import pytest
 
 from gibson_core.ai import AGENTS, SearchAgent, make_agent
 from gibson_core.ai.heuristic import planned_setup
+from gibson_core.ai.search import PRIOR_VISITS
 from gibson_core.match import play_match
 from gibson_core.observe import observe
 from gibson_core.plugins import load_variant, variant_names
@@ -77,13 +78,40 @@ def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations
     assert agent.last_iterations == iterations and len(calls) == sampled
     assert make_agent("search-easy").pool < make_agent("search-medium").pool < make_agent("search-hard").pool
     medium, hard = make_agent("search-medium"), make_agent("search-hard")
-    assert hard.depth > medium.depth and hard.width > medium.width
-    assert hard.reach == 4 < medium.reach and make_agent("search-medium", reach=3).reach == 3
+    assert hard.trees > medium.trees
+    assert make_agent("search-medium", reach=3).reach == 3
     assert make_agent("search-hard", depth=3, width=5).depth == 3 and make_agent("search-hard", width=5).width == 5
     with pytest.raises(ValueError, match="pool must be at least 1"):
         make_agent("search", pool=0)
     with pytest.raises(ValueError, match="reach must be at least 1"):
         make_agent("search", reach=0)
+    with pytest.raises(ValueError, match="trees must be at least 1"):
+        make_agent("search", trees=0)
+    with pytest.raises(ValueError, match="at most the pool"):
+        make_agent("search", trees=5, pool=4)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_search_splits_its_budget_among_its_trees(monkeypatch, compiled):
+    """``trees`` trees share the iterations and the worlds: each grows on its own worlds and the root's
+    visits are summed over them, so every iteration counts once; the same seed gives the same analysis."""
+    from gibson_core.ai.beliefs import Beliefs
+
+    variant = load_variant("lattaque")
+    state = GameState.from_setups(variant, {p: random_setup(variant, p, 5) for p in variant.players}, "blue")
+    obs = observe(state, state.player)
+    calls = []
+    real = Beliefs.sample
+    monkeypatch.setattr(Beliefs, "sample", lambda self, rng: calls.append(1) or real(self, rng))
+    agent = make_agent("search", seconds=None, iterations=120, pool=8, trees=3, width=4, compiled=compiled)
+    agent.choose_move(obs, random.Random(0))
+    assert agent.last_iterations == 120 and len(calls) == 3 * (8 // 3) and len(agent._tree[1]) == 3
+    first = agent.analyse(obs)
+    assert first == make_agent("search", seconds=None, iterations=120, pool=8, trees=3, width=4,
+                                compiled=compiled).analyse(obs)
+    # each tree's 4 candidates start at PRIOR_VISITS visits, then every iteration adds one
+    assert sum(m.visits for m in first.moves) == 120 + PRIOR_VISITS * 4 * 3
+    assert make_agent("search-hard").trees > make_agent("search-medium").trees == 1
 
 
 def permuted_twin(state: GameState, player: str, rng: random.Random) -> GameState:

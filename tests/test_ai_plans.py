@@ -196,21 +196,25 @@ def test_the_last_winning_pieces_count_in_the_evaluation():
     assert evaluate(two, 0) - evaluate(one, 0) > evaluate(one, 0) - evaluate(one, 0) + 2.0
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_the_search_reuses_its_tree_after_the_reply(compiled):
+@pytest.mark.parametrize(("compiled", "trees"), [(True, 1), (False, 1), (True, 2)])
+def test_the_search_reuses_its_tree_after_the_reply(compiled, trees):
+    """After our move and the reply, each tree's subtree below them is the next search's start."""
     state, _twin = twins("lattaque", seed=4)
-    agent = make_agent("search", seconds=None, iterations=40, depth=2, compiled=compiled)
+    agent = make_agent("search", seconds=None, iterations=80, depth=2, compiled=compiled, trees=trees)
     me = state.player
     state.play(agent.choose_move(observe(state, me), random.Random(0)))
-    tree = agent._tree[1]
+    forest = agent._tree[1]
+    assert len(forest) == trees
     names = TreeMoves(kernel_or_none(state.variant) if compiled else None)
     ours = names.key(Move.parse(agent._tree[2]))
-    kept = {m: tree.after(ours, names.key(m)) for m in state.legal_moves()}
-    reply = max((m for m in kept if kept[m] is not None), key=lambda m: kept[m].visits)
+    kept = {m: [tree.after(ours, names.key(m)) for tree in forest] for m in state.legal_moves()}
+    reply = max((m for m in kept if None not in kept[m]), key=lambda m: sum(t.visits for t in kept[m]))
     state.play(reply)
-    reused = agent._reused_tree(observe(state, me), names)
-    assert reused.visits == kept[reply].visits > 0
-    assert all(reused.child_stats(names.key(m)) == kept[reply].child_stats(names.key(m)) for m in state.legal_moves())
+    reused = agent._reused_trees(observe(state, me), names)
+    assert len(reused) == trees
+    for now, then in zip(reused, kept[reply], strict=True):
+        assert now.visits == then.visits > 0
+        assert all(now.child_stats(names.key(m)) == then.child_stats(names.key(m)) for m in state.legal_moves())
 
 
 def test_the_search_fears_a_breaker_near_its_shielded_flag():

@@ -158,7 +158,7 @@ def test_the_tree_holds_at_most_reach_moves_on_a_path(reach):
     fast, python = ([(str(m.move), m.visits, m.score) for m in agent.analyse(obs).moves] for agent in agents)
     assert fast == python
     agents[0].choose_move(obs, random.Random(1))
-    tree = agents[0]._tree[1].tree
+    tree = agents[0]._tree[1][0].tree
 
     def height(node):
         return max((1 + height(child) for _key, child in tree.children(node)), default=0)
@@ -184,7 +184,7 @@ def test_the_kernel_tree_is_kept_between_moves_as_the_python_tree(name):
                 break
             if state.to_move == 0:
                 state.push(agent.choose_move(observe(state, state.player), rng))
-                trace.append((str(state.history[-1][0]), agent._tree[1].visits if agent._tree else None))
+                trace.append((str(state.history[-1][0]), [t.visits for t in agent._tree[1]] if agent._tree else None))
             else:
                 state.push(rng.choice(state.legal_moves()))
         runs.append(trace)
@@ -202,7 +202,7 @@ def test_a_subtree_copied_out_of_the_kernel_tree_is_the_same_tree():
     state = midgame_positions(load_variant("lattaque"), random.Random(4), 1, 60)[0]
     agent = make_agent("search", seconds=None, iterations=3000, width=2)
     agent.choose_move(observe(state, state.player), random.Random(1))
-    tree = agent._tree[1].tree
+    tree = agent._tree[1][0].tree
 
     def shape(t, node):
         return (t.stats(node), sorted((key, shape(t, child)) for key, child in t.children(node)))

@@ -10,11 +10,11 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
 - below, each side's moves legal in *this* determinization compete by UCB1 over their availability
   (a move is only counted as available in the determinizations where it is legal), with progressive
   widening: a node visited ``n`` times may have about ``2 * sqrt(n)`` children, and each new child is the
-  playout policy's choice (the opponent's replies are in the tree, best-looking first). A path through
-  the tree holds at most ``reach`` moves (the root's included): in the tree each side's choices are made
-  on the determinization's outcomes, so the opponent there plays as if it saw our hidden pieces. Left
-  unbounded, a second a move grows trees deep enough for hard to lose to medium (docs/ai.md), so hard's
-  paths stop at 4 moves and the non-peeking playout plays on below;
+  playout policy's choice (the opponent's replies are in the tree, best-looking first). In the tree each
+  side's choices are made on the determinization's outcomes, so the opponent there plays as if it saw our
+  hidden pieces: the deeper the tree, the more of the game is played so. ``reach`` can bound the moves on
+  a path (the root's included; the non-peeking playout plays on below); no level does, as hard grows
+  several trees of medium's size instead of one deep tree (below);
 - after the tree, a playout of ``depth`` plies by the greedy policy (:class:`Playout`: a win by arriving,
   the best winning fight or shot, else a Flag carrier's step home, else often the quiet move that most
   improves its piece's square, otherwise a random move that does not throw a piece away). Neither side
@@ -37,19 +37,20 @@ keyed by Move objects), which plays every other variant. Only the worlds are sam
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
 
-========  ==================  ==========  ====  =====  =====  =====
-level     seconds per move    iterations  pool  depth  width  reach
-========  ==================  ==========  ====  =====  =====  =====
-easy      0.05                150         16    6      12     --
-medium    0.2                 10000       32    6      12     --
-hard      1.0                 50000       128   10     20     4
-========  ==================  ==========  ====  =====  =====  =====
+========  ==================  ==========  ====  =====  =====  =====  =====
+level     seconds per move    iterations  pool  depth  width  reach  trees
+========  ==================  ==========  ====  =====  =====  =====  =====
+easy      0.05                150         16    6      12     --     1
+medium    0.2                 10000       32    6      12     --     1
+hard      1.0                 50000       128   6      12     --     4
+========  ==================  ==========  ====  =====  =====  =====  =====
 
-Whichever limit comes first stops the search. Hard spends its time where medium cannot: more worlds (with
-32, its thousands of iterations would only learn the same 32 guesses of the hidden pieces better), longer
-playouts (they see a race or a piece walking up from afar, but are noisier: only many iterations average
-that out) and more root candidates; only its tree is bounded (``--``: no bound). With medium's shape, a
-second a move did not beat 0.2 s once both ran in the kernel (docs/ai.md). A ``budget`` given to
+Whichever limit comes first stops the search (``--``: no bound on a path's moves). Hard spends its second
+on four trees, each grown as medium grows its one (a quarter of the time, the iterations and the worlds:
+32 of 128), and plays the root move with the most visits summed over them. One tree grown on 3-4 times
+medium's iterations did not beat medium once both ran in the kernel, whatever its shape (docs/ai.md): the
+deeper a tree, the more of the game the opponent in it plays as if it saw our pieces, while more trees
+only see more of the beliefs and average out each tree's accidents. A ``budget`` given to
 :meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an ``iterations`` count makes the
 agent fully deterministic for a given random generator (the tests use that).
 """
@@ -77,8 +78,9 @@ from .world import variant_of
 
 class Level(NamedTuple):
     """A strength level's budget and shape: seconds and iterations a move (whichever ends first), sampled
-    worlds, playout plies after the tree, root candidates, and the most moves on a path through the tree
-    (the root's move included; the playout plays on below)."""
+    worlds, playout plies after the tree, root candidates, the most moves on a path through the tree
+    (the root's move included; the playout plays on below), and how many trees share the budget (each
+    grown on its own share of the worlds, their root visits summed)."""
 
     seconds: float
     iterations: int
@@ -86,11 +88,12 @@ class Level(NamedTuple):
     depth: int
     width: int
     reach: int
+    trees: int = 1
 
 
 UNBOUNDED = 1_000_000_000  # a reach no path can attain: more moves than any search has iterations
 LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, UNBOUNDED), "medium": Level(0.2, 10000, 32, 6, 12, UNBOUNDED),
-          "hard": Level(1.0, 50000, 128, 10, 20, 4)}
+          "hard": Level(1.0, 50000, 128, 6, 12, UNBOUNDED, 4)}
 
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
@@ -244,24 +247,27 @@ class SearchAgent(Agent):
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
                  depth: int | None = None, width: int | None = None, reuse: bool = True, compiled: bool = True,
-                 pool: int | None = None, reach: int | None = None):
+                 pool: int | None = None, reach: int | None = None, trees: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
-        given = {"iterations": iterations, "pool": pool, "depth": depth, "width": width, "reach": reach}
+        given = {"iterations": iterations, "pool": pool, "depth": depth, "width": width, "reach": reach,
+                 "trees": trees}
         shape = LEVELS[level]._replace(**{k: v for k, v in given.items() if v is not None})
         if shape.pool < 1:
             raise ValueError(f"pool must be at least 1, not {shape.pool}")
         if shape.reach < 1:
             raise ValueError(f"reach must be at least 1 (the root's move), not {shape.reach}")
+        if not 1 <= shape.trees <= shape.pool:
+            raise ValueError(f"trees must be at least 1 and at most the pool ({shape.pool}), not {shape.trees}")
         self.level = level
         self.seconds = shape.seconds if seconds == -1.0 else seconds
         self.iterations, self.pool, self.reach = shape.iterations, shape.pool, shape.reach
-        self.depth, self.width = shape.depth, shape.width
+        self.depth, self.width, self.trees = shape.depth, shape.width, shape.trees
         self.reuse = reuse
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
-        self._tree: tuple | None = None  # (moves so far when it was searched, the tree, our move text)
+        self._tree: tuple | None = None  # (moves so far when it was searched, the trees, our move text)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         return self._setup.choose_setup(variant, player, rng)
@@ -291,19 +297,20 @@ class SearchAgent(Agent):
         return Analysis(tuple(ranked[:top]), beliefs, self.last_iterations)
 
     # -- the search ----------------------------------------------------------------------------------
-    def _reused_tree(self, observation: Observation, names: TreeMoves):
-        """The subtree for what happened since the last search (our move, then the reply), if kept."""
+    def _reused_trees(self, observation: Observation, names: TreeMoves) -> list:
+        """The subtrees for what happened since the last search (our move, then the reply), one per tree
+        kept (None where a tree lacks them)."""
         if self._tree is None:
-            return None
-        moves, tree, ours = self._tree
+            return []
+        moves, forest, ours = self._tree
         now = observation.moves
         if len(now) != len(moves) + 2 or now[: len(moves)] != moves or now[len(moves)] != ours:
-            return None
+            return []
         try:
             ours_key, reply_key = (names.key(Move.parse(text)) for text in now[-2:])
         except (GibsonError, ValueError):  # a move the tree cannot name: start afresh
-            return None
-        return tree.after(ours_key, reply_key)
+            return []
+        return [tree.after(ours_key, reply_key) for tree in forest]
 
     def _search(self, observation: Observation, rng: random.Random, budget: float | None):
         legal = observation.legal_moves
@@ -324,21 +331,46 @@ class SearchAgent(Agent):
         names = TreeMoves(kernel)
         candidates = [legal[i] for _s, i in scored[: self.width]]
         root = Root([names.key(m) for m in candidates], [s for s, _i in scored[: self.width]])
-        tree = (self._reused_tree(observation, names) if self.reuse else None) or (
-            PythonTree() if kernel is None else KernelTree(kernel))
+        kept = self._reused_trees(observation, names) if self.reuse else []
+        forest = []
+        for k in range(self.trees):  # each tree its share of what is left of the time, iterations and worlds
+            tree = (kept[k] if k < len(kept) else None) or (PythonTree() if kernel is None else KernelTree(kernel))
+            share = self.trees - k
+            until = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / share
+            iterations = (self.iterations - self.last_iterations) // share
+            self.last_iterations += self._grow(tree, scorer, rng, kernel, root, until, iterations,
+                                               max(1, self.pool // self.trees))
+            forest.append(tree)
+        ranked = []
+        for move, key in zip(candidates, root.keys, strict=True):
+            stats = [tree.child_stats(key) for tree in forest]
+            visits, total = sum(v for v, _t in stats), sum(t for _v, t in stats)
+            if visits:
+                ranked.append(ScoredMove(move, total / visits, visits))
+        # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
+        # and the heuristic's score counts as PRIOR_VISITS visits, so an unsearched position keeps its choice)
+        ranked.sort(key=lambda s: (s.visits, s.score), reverse=True)
+        seen = {str(s.move) for s in ranked}
+        ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
+        return ranked, forest, scorer
+
+    def _grow(self, tree, scorer: MoveScorer, rng: random.Random, kernel, root: Root, deadline: float | None,
+              iterations: int, pool: int) -> int:
+        """Up to ``iterations`` iterations of one tree over up to ``pool`` worlds sampled for it, until the
+        ``deadline``; returns how many ran."""
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
-        playout = Playout(variant, rng)
+        playout = Playout(scorer.variant, rng)
         done = 0
-        worlds: list = []  # (determinization, its evaluation at the start), at most self.pool of them
+        worlds: list = []  # (determinization, its evaluation at the start), at most pool of them
         # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
         # from rng gets the state back first and lends it again after
         twister = Twister(rng) if kernel is not None else None
-        while done < self.iterations:
+        while done < iterations:
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
                 break
             count = 1  # while the pool fills, one iteration in each new world
-            if len(worlds) < self.pool:
+            if len(worlds) < pool:
                 # each world is scored against its own start (noise cancels); with the fast path it is a
                 # kernel Game made from the first world's arrays, only the hidden pieces' types changed
                 if twister is None:
@@ -350,25 +382,14 @@ class SearchAgent(Agent):
                     twister.take()
                     worlds.append((state, state.evaluate(me)))
             else:
-                count = self.iterations - done
+                count = iterations - done
             ran = tree.run(worlds, done, count, left, root, me, self.depth, self.reach, playout, twister)
             if not ran:
                 break
             done += ran
         if twister is not None:
             twister.give()
-        self.last_iterations = done
-        ranked = []
-        for move, key in zip(candidates, root.keys, strict=True):
-            visits, total = tree.child_stats(key)
-            if visits:
-                ranked.append(ScoredMove(move, total / visits, visits))
-        # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
-        # and the heuristic's score counts as PRIOR_VISITS visits, so an unsearched position keeps its choice)
-        ranked.sort(key=lambda s: (s.visits, s.score), reverse=True)
-        seen = {str(s.move) for s in ranked}
-        ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
-        return ranked, tree, scorer
+        return done
 
 class Root:
     """The root of one search: the candidates' tree keys, their heuristic scores, and those scaled to 0..1
