@@ -788,13 +788,14 @@ static long playout(Game *g, long max_plies) {
 
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
- * types [ntypes] (0/1), square terms [player][type][square], then with Flags the steps of each type to each
+ * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
+ * unseen [ntypes], square terms [player][type][square], then with Flags the steps of each type to each
  * player's Base [player][type][square] and to every square [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *tables, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *tables, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -805,14 +806,15 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->mobile = pol->scarce + nt;
     pol->vital = pol->mobile + nt;
     pol->breaker = pol->vital + nt;
-    pol->tables = pol->breaker + nt;
+    pol->secret = pol->breaker + nt;
+    pol->tables = pol->secret + nt;
     pol->home = pol->tables + 2 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 5 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 6 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.flag_terms */
@@ -875,6 +877,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
         if (sq < 0) continue;
         int t = g->ptype[pid], p = g->owner[pid];
         double v = pol->values[t] + pol->tables[((size_t)p * nt + t) * size + sq];
+        if (!g->revealed[pid]) v += pol->secret[t];
         score += p == player ? v : -v;
         if (pol->scarce[t] != 0.0) counts[p]++;
     }

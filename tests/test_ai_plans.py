@@ -11,8 +11,17 @@ from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import TreeMoves
-from gibson_core.ai.values import SIEGE, evaluate, siege, siege_types, winner_bonus
-from gibson_core.fastpath import kernel_or_none
+from gibson_core.ai.values import (
+    SECRECY,
+    SIEGE,
+    evaluate,
+    piece_values,
+    secrecy_values,
+    siege,
+    siege_types,
+    winner_bonus,
+)
+from gibson_core.fastpath import FastGame, kernel_or_none
 from gibson_core.moves import Move
 from gibson_core.observe import observe
 from gibson_core.plugins import load_variant
@@ -231,3 +240,27 @@ def test_the_search_fears_a_breaker_near_its_shielded_flag():
                         for square, kind in (("e8", "Sap"), ("e3", "Sap"), ("e3", "Sgt")))
     assert siege(far, 0) < siege(near, 0) and siege(other, 0) == 0.0 == siege(near, 1)
     assert evaluate(far, 0) - evaluate(near, 0) == pytest.approx(SIEGE * (siege(near, 0) - siege(far, 0)))
+
+
+def test_the_evaluation_counts_what_the_enemy_has_not_seen():
+    """A piece the enemy has not seen is worth SECRECY times its worth more to its owner (a vital piece
+    nothing: seeing it is reaching it), so the search finds worth in learning what an enemy piece is and
+    in not showing its own; the kernel counts it exactly as the Python evaluation; the heuristic's
+    reading of actions leaves it out."""
+    variant = load_variant("lattaque")
+    secret, values = secrecy_values(variant), piece_values(variant)
+    flag = variant.type_index["Flag"]
+    assert secret[flag] == 0.0
+    assert all(secret[t] == SECRECY * values[t] > 0 for t in range(len(values)) if t != flag)
+    state = GameState.from_position(variant, {"e1": "blue Flag", "a1": "blue Capt", "e10": "red Flag",
+                                              "i10": "red Col"}, "blue")
+    ours, theirs = (state.board[variant.grid.index[sq]] for sq in ("a1", "i10"))
+    hidden, plain = evaluate(state, 0), evaluate(state, 0, secrecy=False)
+    state.revealed[theirs] = True
+    assert evaluate(state, 0) == pytest.approx(hidden + secret[variant.type_index["Col"]])
+    state.revealed[ours] = True
+    assert evaluate(state, 0) == pytest.approx(hidden + secret[variant.type_index["Col"]]
+                                               - secret[variant.type_index["Capt"]])
+    assert evaluate(state, 0, secrecy=False) == plain
+    if kernel_or_none(variant) is not None:
+        assert FastGame(state).evaluate(0) == evaluate(state, 0)

@@ -8,7 +8,8 @@
 - :func:`evaluate`: material plus position of one side minus the other's, in a full GameState, plus what
   the variant's way of winning asks for: the last pieces that can win by arriving are worth more than
   their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
-  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it).
+  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), and a
+  piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`).
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
@@ -29,6 +30,7 @@ FLAG_HOME = 10.0  # ...and bringing it home (full when on the Base)
 FLAG_REACH = 3.0  # a piece that may carry it drawing near the enemy Flag lying somewhere
 FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
 SIEGE = 3.0  # the enemy's nearest breaker beside our vital immobile piece (falling off with the distance)
+SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
@@ -112,6 +114,19 @@ def piece_values(variant) -> tuple:
         values.append(worth)
     cache["values"] = tuple(values)
     return cache["values"]
+
+
+def secrecy_values(variant) -> tuple:
+    """What keeping each type unseen is worth to its owner, by type index: ``SECRECY`` times its worth, 0 for
+    a type whose loss loses the game (seeing it is reaching it). The enemy's knowledge is worth this to
+    them: attacking an unseen piece pays in part even when the attacker is lost, a Searchlight's light
+    pays, and a piece that reveals itself by a fight pays for it. In a determinized search every sampled
+    world is fully known, so without this term finding out what a piece is has no worth at all."""
+    cache = _cached(variant)
+    if "secrecy" not in cache:
+        cache["secrecy"] = tuple(0.0 if t in variant.lose_when_removed else SECRECY * v
+                                 for t, v in enumerate(piece_values(variant)))
+    return cache["secrecy"]
 
 
 def neighbours_of(variant, t: int) -> tuple:
@@ -372,9 +387,10 @@ def siege(state, player: int) -> float:
     return best
 
 
-def evaluate(state, player: int) -> float:
+def evaluate(state, player: int, secrecy: bool = True) -> float:
     """Material and position of ``player`` minus the opponent's, with the terms of the variant's way of
-    winning (see the module docstring); ±1000 for a finished game."""
+    winning (see the module docstring); ±1000 for a finished game. ``secrecy=False`` leaves out what
+    keeping pieces unseen is worth (:func:`secrecy_values`)."""
     result = state.result
     if result is not None:
         if result.is_draw:
@@ -383,8 +399,9 @@ def evaluate(state, player: int) -> float:
     variant = state.variant
     values = piece_values(variant)
     tables = square_tables(variant)
+    secret = secrecy_values(variant) if secrecy else (0.0,) * len(values)
     counted = winning_types(variant)
-    square, ptype, owner = state.square, state.ptype, state.owner
+    square, ptype, owner, revealed = state.square, state.ptype, state.owner, state.revealed
     score = 0.0
     counts = [0, 0]
     for pid in range(1, len(owner)):
@@ -394,6 +411,8 @@ def evaluate(state, player: int) -> float:
         t = ptype[pid]
         p = owner[pid]
         v = values[t] + tables[p][t][sq]
+        if not revealed[pid]:
+            v += secret[t]
         score += v if p == player else -v
         if t in counted:
             counts[p] += 1
