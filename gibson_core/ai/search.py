@@ -332,15 +332,21 @@ class SearchAgent(Agent):
         candidates = [legal[i] for _s, i in scored[: self.width]]
         root = Root([names.key(m) for m in candidates], [s for s, _i in scored[: self.width]])
         kept = self._reused_trees(observation, names) if self.reuse else []
+        playout = Playout(variant, rng)
+        # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
+        # from rng gets the state back first and lends it again after
+        twister = Twister(rng) if kernel is not None else None
         forest = []
         for k in range(self.trees):  # each tree its share of what is left of the time, iterations and worlds
             tree = (kept[k] if k < len(kept) else None) or (PythonTree() if kernel is None else KernelTree(kernel))
             share = self.trees - k
             until = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / share
             iterations = (self.iterations - self.last_iterations) // share
-            self.last_iterations += self._grow(tree, scorer, rng, kernel, root, until, iterations,
-                                               max(1, self.pool // self.trees))
+            self.last_iterations += self._grow(tree, scorer, rng, root, until, iterations, self.pool // self.trees,
+                                               playout, twister)
             forest.append(tree)
+        if twister is not None:
+            twister.give()
         ranked = []
         for move, key in zip(candidates, root.keys, strict=True):
             stats = [tree.child_stats(key) for tree in forest]
@@ -354,17 +360,14 @@ class SearchAgent(Agent):
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, forest, scorer
 
-    def _grow(self, tree, scorer: MoveScorer, rng: random.Random, kernel, root: Root, deadline: float | None,
-              iterations: int, pool: int) -> int:
+    def _grow(self, tree, scorer: MoveScorer, rng: random.Random, root: Root, deadline: float | None,
+              iterations: int, pool: int, playout: Playout, twister: Twister | None) -> int:
         """Up to ``iterations`` iterations of one tree over up to ``pool`` worlds sampled for it, until the
-        ``deadline``; returns how many ran."""
+        ``deadline``; returns how many ran. ``twister`` (with the fast path) holds rng's state, lent back to
+        Python only to sample a world."""
         world, beliefs, me = scorer.world, scorer.beliefs, scorer.me
-        playout = Playout(scorer.variant, rng)
         done = 0
         worlds: list = []  # (determinization, its evaluation at the start), at most pool of them
-        # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
-        # from rng gets the state back first and lends it again after
-        twister = Twister(rng) if kernel is not None else None
         while done < iterations:
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
@@ -387,8 +390,6 @@ class SearchAgent(Agent):
             if not ran:
                 break
             done += ran
-        if twister is not None:
-            twister.give()
         return done
 
 class Root:
