@@ -4,7 +4,17 @@ import json
 
 import pytest
 
-from gibson_core.ai.arena import GameJob, agent_from_spec, elo, play_job, run_arena, summarise, wilson
+from gibson_core.ai.arena import (
+    GameJob,
+    GameResult,
+    agent_from_spec,
+    duration,
+    elo,
+    play_job,
+    run_arena,
+    summarise,
+    wilson,
+)
 from gibson_core.cli import main
 from gibson_core.record import load_game
 
@@ -25,6 +35,10 @@ def test_colours_and_first_player_alternate():
     assert (summary.games, summary.draws, summary.mean_plies) == (4, 4, 10.0)
 
 
+def test_durations_read_as_people_write_them():
+    assert duration(6.72) == "6.7 s" and duration(245) == "4 min 5 s" and duration(3723) == "1 h 2 min 3 s"
+
+
 def test_agent_specs_take_options():
     agent = agent_from_spec("search:iterations=3;seconds=null")
     assert agent.iterations == 3 and agent.seconds is None
@@ -41,10 +55,44 @@ def test_arena_command(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "heuristic vs random: 2 games" in out and "Elo difference" in out and "average game length" in out
-    files = sorted(tmp_path.glob("*.json"))
+    assert "drawn by heuristic: 2 ply limit of 30 reached" in out and "played in" in out
+    files = sorted(tmp_path.glob("game-*.json"))
     assert len(files) == 2
     record, state = load_game(files[0])
     assert json.loads(files[0].read_text())["variant"] == "tri-tactics" and state.ply == 30
+    match = json.loads((tmp_path / "arena.json").read_text())
+    assert match["agents"] == ["heuristic", "random"] and match["options"] == {"ply-limit": 30}
+    assert [(r["index"], r["seed"], r["colour"], r["plies"]) for r in match["results"]] == [
+        (0, 0, "blue", 30), (1, 1, "red", 30)]
+    assert match["summary"]["draws"] == 2 and match["summary"]["ends"] == [
+        {"outcome": "drawn", "reason": "ply limit of 30 reached", "games": 2}]
+    assert match["wall_seconds"] >= 0 and not list(tmp_path.glob("*.part"))
+
+
+def test_the_match_file_keeps_each_game_as_it_ends(tmp_path):
+    """A run stopped half-way leaves arena.json with the games it played (written after every game)."""
+    seen = []
+    jobs = [GameJob(i, "lattaque", (), ("heuristic", "random"), 7 + i, None, 12, None) for i in range(3)]
+
+    def keep(results):
+        seen.append([r.index for r in results])
+
+    results = run_arena(jobs, on_result=keep)
+    assert seen == [[0], [0, 1], [0, 1, 2]]
+    summary = summarise(results)
+    assert summary.ends == (("drawn", "stopped after 12 plies", 3),)
+    assert "drawn by a: 3 stopped after 12 plies" in summary.text(("a", "b"))
+
+
+def test_how_games_ended_is_counted_by_outcome_and_reason():
+    results = [GameResult(0, 1.0, 10, "Flag lost"), GameResult(1, 0.5, 30, "ply limit"),
+               GameResult(2, 1.0, 12, "Flag lost"), GameResult(3, 0.0, 9, "no move"),
+               GameResult(4, 1.0, 15, "no move")]
+    summary = summarise(results)
+    assert summary.ends == (("won", "Flag lost", 2), ("won", "no move", 1), ("drawn", "ply limit", 1),
+                            ("lost", "no move", 1))
+    text = summary.text(("a", "b"))
+    assert "1 draws (20.0%)" in text and "won by a: 2 Flag lost; 1 no move" in text and "lost by a: 1 no move" in text
 
 
 def test_bench_times_an_agent(capsys):

@@ -5,13 +5,19 @@ so colours and the first move are balanced over every four games. Game ``i`` use
 set-up and each agent draws from its own generator derived from that seed, so ``--only i`` replays game
 ``i`` of a match alone (exactly, for agents limited by iterations rather than seconds). Results are counted from the first
 agent's side: wins, draws (including games stopped by ``--max-plies``), losses, a 95% Wilson interval for
-its share of decided games, the score with a 95% interval, and the Elo difference that score implies.
+its share of decided games, the score with a 95% interval, the Elo difference that score implies, how the
+games ended (each reason with its count) and the wall time. With ``--record DIR`` every game's record is
+saved in ``DIR`` as ``game-NNNNN.json``, and ``DIR/arena.json`` holds the match (variant, options, agents,
+seeds, limits), one row per game played so far (rewritten after each game, so a stopped run keeps what it
+played) and, at the end, the summary.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
+import os
 import shlex
 import sys
 import time
@@ -19,6 +25,7 @@ from pathlib import Path
 
 import attrs
 
+from .. import __version__
 from ..match import MatchError, play_match
 from ..options import check_options, decode_text, parse_option_args
 from ..plugins import load_variant
@@ -50,6 +57,8 @@ class GameResult:
     plies: int
     reason: str
     error: str | None = None
+    seed: int | None = None
+    colour: str | None = None  # the first agent's colour
 
 
 def agent_from_spec(spec: str):
@@ -77,12 +86,12 @@ def play_job(job: GameJob) -> GameResult:
         result = state.outcome()
         score = 0.5 if result is None or result.is_draw else 1.0 if result.winner == mine else 0.0
         reason = result.reason if result else f"stopped after {state.ply} plies"
-        return GameResult(job.index, score, state.ply, reason)
+        return GameResult(job.index, score, state.ply, reason, seed=job.seed, colour=mine)
     except MatchError as exc:  # a crash or an illegal move is reported and not counted as a result
         side = job.agents[0] if exc.player == mine else job.agents[1]
-        return GameResult(job.index, 0.5, exc.ply, "error", f"{side} playing {exc}")
+        return GameResult(job.index, 0.5, exc.ply, "error", f"{side} playing {exc}", job.seed, mine)
     except Exception as exc:
-        return GameResult(job.index, 0.5, 0, "error", f"{type(exc).__name__}: {exc}")
+        return GameResult(job.index, 0.5, 0, "error", f"{type(exc).__name__}: {exc}", job.seed)
 
 
 @attrs.frozen
@@ -95,6 +104,7 @@ class Summary:
     losses: int
     errors: int
     mean_plies: float
+    ends: tuple = ()  # ((outcome, reason, games), ...): outcome "won", "drawn" or "lost" from the first side
 
     @property
     def decided(self) -> int:
@@ -123,15 +133,29 @@ class Summary:
         """A short report."""
         share, lo, hi = self.win_share()
         score, slo, shi = self.score_interval()
+        drawn = f" ({self.draws / self.games:.1%})" if self.games else ""
         lines = [
-            f"{names[0]} vs {names[1]}: {self.games} games, {self.wins} wins, {self.draws} draws, "
+            f"{names[0]} vs {names[1]}: {self.games} games, {self.wins} wins, {self.draws} draws{drawn}, "
             f"{self.losses} losses" + (f", {self.errors} errors" if self.errors else ""),
             f"decided games won by {names[0]}: {share:.1%} (95% CI {lo:.1%} - {hi:.1%}, {self.decided} decided)",
             f"score {score:.3f} (95% CI {slo:.3f} - {shi:.3f}); Elo difference {elo(score):+.0f} "
             f"(95% CI {elo(slo):+.0f} to {elo(shi):+.0f})",
             f"average game length {self.mean_plies:.1f} plies",
         ]
+        for outcome in ("won", "drawn", "lost"):
+            ends = [f"{n} {reason}" for o, reason, n in self.ends if o == outcome]
+            if ends:
+                lines.append(f"{outcome} by {names[0]}: " + "; ".join(ends))
         return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        """The figures as plain data (for ``arena.json``)."""
+        share, lo, hi = self.win_share()
+        score, slo, shi = self.score_interval()
+        return {"games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "errors": self.errors, "mean_plies": self.mean_plies, "score": score, "score_ci": [slo, shi],
+                "decided_won": share, "decided_won_ci": [lo, hi], "elo": elo(score),
+                "ends": [{"outcome": o, "reason": r, "games": n} for o, r, n in self.ends]}
 
 
 def wilson(k: int, n: int) -> tuple:
@@ -151,32 +175,76 @@ def elo(score: float) -> float:
     return max(-1000.0, min(1000.0, -400.0 * math.log10(1 / score - 1)))
 
 
+OUTCOMES = {1.0: "won", 0.5: "drawn", 0.0: "lost"}
+
+
 def summarise(results) -> Summary:
     """Count a list of GameResults."""
     played = [r for r in results if r.error is None]
+    ends: dict = {}
+    for r in played:
+        key = (OUTCOMES[r.score], r.reason)
+        ends[key] = ends.get(key, 0) + 1
     return Summary(
         games=len(played), wins=sum(r.score == 1.0 for r in played), draws=sum(r.score == 0.5 for r in played),
         losses=sum(r.score == 0.0 for r in played), errors=len(results) - len(played),
         mean_plies=sum(r.plies for r in played) / len(played) if played else 0.0,
+        ends=tuple(sorted(((o, reason, n) for (o, reason), n in ends.items()), key=lambda e: (
+            list(OUTCOMES.values()).index(e[0]), -e[2], e[1]))),
     )
 
 
-def run_arena(jobs: list, workers: int = 1, progress=None) -> list:
-    """Play every job (in ``workers`` processes when more than one); ``progress(done, total)`` after each."""
+def run_arena(jobs: list, workers: int = 1, progress=None, on_result=None) -> list:
+    """Play every job (in ``workers`` processes when more than one); ``progress(done, total)`` and
+    ``on_result(results so far)`` after each."""
     results = []
     workers = min(workers, len(jobs))  # no idle processes started for a short match
+
+    def done(result) -> None:
+        results.append(result)
+        if on_result:
+            on_result(sorted(results, key=lambda r: r.index))
+        if progress:
+            progress(len(results), len(jobs))
+
     if workers <= 1:
         for job in jobs:
-            results.append(play_job(job))
-            if progress:
-                progress(len(results), len(jobs))
+            done(play_job(job))
         return results
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for result in pool.imap_unordered(play_job, jobs):
-            results.append(result)
-            if progress:
-                progress(len(results), len(jobs))
+            done(result)
     return sorted(results, key=lambda r: r.index)
+
+
+class MatchFile:
+    """``arena.json`` in a record folder: the match, its games so far and, once finished, the summary and
+    the wall time; each write replaces the whole file (written beside it, then renamed)."""
+
+    def __init__(self, folder: str, args, names: tuple, options: dict):
+        self.path = Path(folder) / "arena.json"
+        self.match = {"gibson": __version__, "variant": args.variant, "options": options, "agents": list(names),
+                      "seed": args.seed, "games": 1 if args.only is not None else args.games, "only": args.only,
+                      "budget": args.budget, "max_plies": args.max_plies, "jobs": args.jobs}
+
+    def write(self, results, summary: Summary | None = None, seconds: float | None = None) -> None:
+        data = dict(self.match, results=[{"index": r.index, "seed": r.seed, "colour": r.colour, "score": r.score,
+                                          "plies": r.plies, "reason": r.reason, "error": r.error}
+                                         for r in results])
+        if summary is not None:
+            data.update(summary=summary.as_dict(), wall_seconds=round(seconds, 1))
+        part = self.path.with_name(self.path.name + ".part")
+        part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(part, self.path)
+
+
+def duration(seconds: float) -> str:
+    """``1 h 2 min 3 s``, ``4 min 5 s`` or ``6.7 s``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return (f"{hours} h " if hours else "") + f"{minutes} min {secs} s"
 
 
 def _progress_bar(start: float):
@@ -201,19 +269,30 @@ def cmd_arena(args) -> int:
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
         options["ply-limit"] = args.max_plies
+    match_file = None
     if args.record:
         Path(args.record).mkdir(parents=True, exist_ok=True)
+        match_file = MatchFile(args.record, args, names, options)
+        match_file.write([])
     indices = [args.only] if args.only is not None else range(args.games)
     jobs = [GameJob(i, args.variant, tuple(sorted(options.items())), names, args.seed + i, args.budget,
                     args.max_plies, args.record) for i in indices]
-    results = run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(time.perf_counter()))
+    start = time.perf_counter()
+    results = run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(start),
+                        match_file.write if match_file else None)
+    seconds = time.perf_counter() - start
+    summary = summarise(results)
+    if match_file:
+        match_file.write(results, summary, seconds)
     for r in results:
         if r.error:
             print(f"game {r.index} (seed {args.seed + r.index}, ply {r.plies}): {r.error}\n"
                   f"  replay it: {replay_command(args, r.index)}", file=sys.stderr)
     print(f"{variant.name}" + (f", max {args.max_plies} plies" if args.max_plies else "")
           + (f", {args.budget}s a move" if args.budget is not None else ""))
-    print(summarise(results).text(names))
+    print(summary.text(names))
+    print(f"played in {duration(seconds)} with {min(args.jobs, len(jobs))} worker process"
+          + ("es" if min(args.jobs, len(jobs)) > 1 else ""))
     return 1 if any(r.error for r in results) else 0
 
 
@@ -247,7 +326,8 @@ def add_commands(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
     p.add_argument("--only", type=whole_from(0), default=None, metavar="I",
                    help="play only game I of the match (seed + I, its colours): replays one game")
-    p.add_argument("--record", type=output_folder, help="save every game record (JSON) in this directory")
+    p.add_argument("--record", type=output_folder, help="save every game record (JSON) in this directory, and arena.json: the match, "
+                        "each game's result as it ends, the summary")
     p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
