@@ -55,7 +55,7 @@ def test_arena_command(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "heuristic vs random: 2 games" in out and "Elo difference" in out and "average game length" in out
-    assert "drawn by heuristic: 2 ply limit of 30 reached" in out and "played in" in out
+    assert "drawn by heuristic: 2 ply limit of 30 reached" in out and "played 2 games in" in out
     files = sorted(tmp_path.glob("game-*.json"))
     assert len(files) == 2
     record, state = load_game(files[0])
@@ -99,3 +99,61 @@ def test_bench_times_an_agent(capsys):
     assert main(["bench", "lattaque", "--agent", "search:iterations=3;seconds=null", "--positions", "1"]) == 0
     out = capsys.readouterr().out
     assert "wall ms/move, mean" in out and "search iterations/move, mean" in out and "  3.0" in out
+
+
+def _arena(folder, *more):
+    return main(["arena", "lattaque", "--agents", "heuristic,random", "--max-plies", "20", "--seed", "5", "--quiet",
+                 "--record", str(folder), *more])
+
+
+def test_a_match_goes_on_where_it_stopped(tmp_path, capsys):
+    """--resume keeps the games arena.json has and plays the others: the same games as one long run."""
+    assert _arena(tmp_path / "long", "--games", "4") == 0
+    whole = json.loads((tmp_path / "long" / "arena.json").read_text())
+    assert _arena(tmp_path / "part", "--games", "2") == 0
+    capsys.readouterr()
+    assert _arena(tmp_path / "part", "--games", "4", "--resume") == 0
+    out = capsys.readouterr().out
+    assert "4 games" in out and "played 2 games in" in out and "2 more were played before" in out
+    resumed = json.loads((tmp_path / "part" / "arena.json").read_text())
+    assert resumed["results"] == whole["results"] and resumed["summary"] == whole["summary"]
+    assert resumed["games"] == 4 and resumed["wall_seconds"] >= 0
+    assert sorted(p.name for p in (tmp_path / "part").glob("game-*.json")) == [f"game-0000{i}.json" for i in range(4)]
+    capsys.readouterr()
+    assert _arena(tmp_path / "part", "--games", "4", "--resume") == 0  # nothing left to play
+    assert "played 0 games" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("change, said", [
+    (("--games", "2", "--resume", "--seed", "6"), "holds another match (seed 5 there, 6 here)"),
+    (("--games", "1", "--resume"), "has game 1; ask for --games 2 or more"),
+    (("--games", "2", "--resume", "--agents", "random,random"), "holds another match (agents"),
+])
+def test_resuming_another_match_is_refused(tmp_path, capsys, change, said):
+    assert _arena(tmp_path, "--games", "2") == 0
+    before = (tmp_path / "arena.json").read_text()
+    capsys.readouterr()
+    assert main(["arena", "lattaque", "--agents", "heuristic,random", "--max-plies", "20", "--seed", "5",
+                 "--quiet", "--record", str(tmp_path), *change]) == 2
+    assert said in capsys.readouterr().err
+    assert (tmp_path / "arena.json").read_text() == before  # nothing lost
+
+
+@pytest.mark.parametrize("content", [
+    None, "", "{", "[]", '{"results": 3}', '{"results": [{"index": -1}]}',
+    '{"results": [{"index": 0, "seed": 5, "plies": 3, "score": 2, "reason": "x"}]}',
+    '{"results": [{"index": 0, "seed": 9, "plies": 3, "score": 1, "reason": "x"}], "variant": "lattaque"}',
+    '{"results": [], "wall_seconds": "soon"}', b"\xff\xfe",
+])
+def test_a_broken_match_file_is_a_clear_error(tmp_path, capsys, content):
+    if content is not None:
+        target = tmp_path / "arena.json"
+        target.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert _arena(tmp_path, "--games", "2", "--resume") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gibson: --resume: ") and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_resume_needs_the_record_folder(capsys):
+    assert main(["arena", "lattaque", "--games", "1", "--resume", "--quiet"]) == 2
+    assert "--resume needs --record DIR" in capsys.readouterr().err

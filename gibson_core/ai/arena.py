@@ -9,7 +9,9 @@ its share of decided games, the score with a 95% interval, the Elo difference th
 games ended (each reason with its count) and the wall time. With ``--record DIR`` every game's record is
 saved in ``DIR`` as ``game-NNNNN.json``, and ``DIR/arena.json`` holds the match (variant, options, agents,
 seeds, limits), one row per game played so far (rewritten after each game, so a stopped run keeps what it
-played) and, at the end, the summary.
+played) and, at the end, the summary. ``--resume`` (with ``--record DIR``) goes on with the match that
+``DIR/arena.json`` holds: the games it has are kept, the others (or more, with a larger ``--games``) are
+played, and the report covers them all.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 import attrs
 
 from .. import __version__
+from ..errors import UsageError
 from ..match import MatchError, play_match
 from ..options import check_options, decode_text, parse_option_args
 from ..plugins import load_variant
@@ -217,25 +220,89 @@ def run_arena(jobs: list, workers: int = 1, progress=None, on_result=None) -> li
     return sorted(results, key=lambda r: r.index)
 
 
+MATCH_KEYS = ("variant", "options", "agents", "seed", "budget", "max_plies")  # what a resumed match must share
+MATCH_FILE_LIMIT = 64 * 1024 * 1024  # arena.json is read only up to this size (a few hundred bytes a game)
+
+
 class MatchFile:
-    """``arena.json`` in a record folder: the match, its games so far and, once finished, the summary and
-    the wall time; each write replaces the whole file (written beside it, then renamed)."""
+    """``arena.json`` in a record folder: the match, its games so far, the wall seconds spent on them and,
+    once finished, the summary; each write replaces the whole file (written beside it, then renamed)."""
 
     def __init__(self, folder: str, args, names: tuple, options: dict):
         self.path = Path(folder) / "arena.json"
         self.match = {"gibson": __version__, "variant": args.variant, "options": options, "agents": list(names),
                       "seed": args.seed, "games": 1 if args.only is not None else args.games, "only": args.only,
                       "budget": args.budget, "max_plies": args.max_plies, "jobs": args.jobs}
+        self.earlier = 0.0  # wall seconds of the runs this one resumes
+        self.start = time.perf_counter()
 
-    def write(self, results, summary: Summary | None = None, seconds: float | None = None) -> None:
+    def seconds(self) -> float:
+        """Wall seconds spent on the match: the runs resumed and this one."""
+        return self.earlier + time.perf_counter() - self.start
+
+    def write(self, results, summary: Summary | None = None) -> None:
         data = dict(self.match, results=[{"index": r.index, "seed": r.seed, "colour": r.colour, "score": r.score,
                                           "plies": r.plies, "reason": r.reason, "error": r.error}
-                                         for r in results])
+                                         for r in results], wall_seconds=round(self.seconds(), 1))
         if summary is not None:
-            data.update(summary=summary.as_dict(), wall_seconds=round(seconds, 1))
+            data["summary"] = summary.as_dict()
         part = self.path.with_name(self.path.name + ".part")
         part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         os.replace(part, self.path)
+
+    def resume(self) -> list:
+        """The games already played in the match ``arena.json`` holds, as GameResults (those that ended in an
+        error are played again); a UsageError when there is no such file, it cannot be read, or it holds
+        another match."""
+        try:
+            with self.path.open("rb") as f:
+                raw = f.read(MATCH_FILE_LIMIT + 1)
+            if len(raw) > MATCH_FILE_LIMIT:
+                raise ValueError(f"larger than {MATCH_FILE_LIMIT // (1024 * 1024)} MB")
+            data = json.loads(raw.decode("utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            rows = data.get("results")
+            if not isinstance(rows, list):
+                raise ValueError("no list of results")
+            results = [_result_of(row) for row in rows]
+            earlier = data.get("wall_seconds", 0.0)
+            if not isinstance(earlier, (int, float)) or isinstance(earlier, bool) or not 0 <= earlier < 1e9:
+                raise ValueError(f"wall_seconds is {earlier!r}")
+        except FileNotFoundError:
+            raise UsageError(f"--resume: no {self.path} to resume (start the match with --record first)") from None
+        except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
+            raise UsageError(f"--resume: cannot read {self.path}: {exc}") from None
+        differ = [k for k in MATCH_KEYS if data.get(k) != self.match[k]]
+        if data.get("only") is not None or self.match["only"] is not None:
+            differ.append("only")
+        if differ:
+            said = "; ".join(f"{k} {data.get(k)!r} there, {self.match[k]!r} here" for k in differ)
+            raise UsageError(f"--resume: {self.path} holds another match ({said})")
+        games, seed = self.match["games"], self.match["seed"]
+        if any(r.seed != seed + r.index for r in results):
+            raise UsageError(f"--resume: {self.path} has a game whose seed is not the match's seed plus its index")
+        beyond = max((r.index for r in results), default=-1)
+        if beyond >= games:
+            raise UsageError(f"--resume: {self.path} has game {beyond}; ask for --games {beyond + 1} or more")
+        self.earlier = float(earlier)
+        return [r for r in results if r.error is None]
+
+
+def _result_of(row) -> GameResult:
+    """A GameResult from a row of ``arena.json`` (a ValueError when it is not one)."""
+    if not isinstance(row, dict):
+        raise ValueError(f"a result is not an object: {row!r:.60}")
+    index, seed, score, plies = row.get("index"), row.get("seed"), row.get("score"), row.get("plies")
+    reason, error, colour = row.get("reason"), row.get("error"), row.get("colour")
+    ints = (index, seed, plies)
+    if any(not isinstance(x, int) or isinstance(x, bool) for x in ints) or index < 0 or plies < 0:
+        raise ValueError(f"a result's index, seed or plies is not a whole number: {row!r:.80}")
+    if score not in (0, 0.5, 1) or isinstance(score, bool) or not isinstance(reason, str):
+        raise ValueError(f"a result's score or reason is wrong: {row!r:.80}")
+    if not (error is None or isinstance(error, str)) or not (colour is None or isinstance(colour, str)):
+        raise ValueError(f"a result's error or colour is wrong: {row!r:.80}")
+    return GameResult(index, float(score), plies, reason, error, seed, colour)
 
 
 def duration(seconds: float) -> str:
@@ -269,21 +336,26 @@ def cmd_arena(args) -> int:
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
         options["ply-limit"] = args.max_plies
-    match_file = None
+    match_file = kept = None
     if args.record:
         Path(args.record).mkdir(parents=True, exist_ok=True)
         match_file = MatchFile(args.record, args, names, options)
-        match_file.write([])
-    indices = [args.only] if args.only is not None else range(args.games)
+        kept = match_file.resume() if args.resume else []
+        match_file.write(kept)
+    elif args.resume:
+        raise UsageError("--resume needs --record DIR: the folder of the match to go on with")
+    done = {r.index for r in kept or ()}
+    indices = [args.only] if args.only is not None else [i for i in range(args.games) if i not in done]
     jobs = [GameJob(i, args.variant, tuple(sorted(options.items())), names, args.seed + i, args.budget,
                     args.max_plies, args.record) for i in indices]
     start = time.perf_counter()
-    results = run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(start),
-                        match_file.write if match_file else None)
+    on_result = (lambda new: match_file.write(sorted(kept + new, key=lambda r: r.index))) if match_file else None
+    results = sorted((kept or []) + run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(start),
+                                              on_result), key=lambda r: r.index)
     seconds = time.perf_counter() - start
     summary = summarise(results)
     if match_file:
-        match_file.write(results, summary, seconds)
+        match_file.write(results, summary)
     for r in results:
         if r.error:
             print(f"game {r.index} (seed {args.seed + r.index}, ply {r.plies}): {r.error}\n"
@@ -291,8 +363,10 @@ def cmd_arena(args) -> int:
     print(f"{variant.name}" + (f", max {args.max_plies} plies" if args.max_plies else "")
           + (f", {args.budget}s a move" if args.budget is not None else ""))
     print(summary.text(names))
-    print(f"played in {duration(seconds)} with {min(args.jobs, len(jobs))} worker process"
-          + ("es" if min(args.jobs, len(jobs)) > 1 else ""))
+    workers = min(args.jobs, len(jobs)) or 1
+    print(f"played {len(jobs)} games in {duration(seconds)} with {workers} worker process"
+          + ("es" if workers > 1 else "")
+          + (f"; {len(kept)} more were played before (arena.json)" if kept else ""))
     return 1 if any(r.error for r in results) else 0
 
 
@@ -329,5 +403,8 @@ def add_commands(subparsers) -> None:
     p.add_argument("--record", type=output_folder, help="save every game record (JSON) in this directory, and arena.json: the match, "
                         "each game's result as it ends, the summary")
     p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with the match in the --record folder: keep the games its arena.json has, play "
+                        "the rest (a larger --games plays more)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
