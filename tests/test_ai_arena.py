@@ -154,6 +154,15 @@ def test_a_broken_match_file_is_a_clear_error(tmp_path, capsys, content):
     assert err.startswith("gibson: --resume: ") and "Traceback" not in err and err.count("\n") == 1
 
 
+def test_a_folder_holding_a_match_is_not_overwritten(tmp_path, capsys):
+    assert _arena(tmp_path, "--games", "1") == 0
+    before = (tmp_path / "arena.json").read_text()
+    capsys.readouterr()
+    assert _arena(tmp_path, "--games", "3") == 2
+    assert "already holds a match: --resume goes on with it" in capsys.readouterr().err
+    assert (tmp_path / "arena.json").read_text() == before
+
+
 def test_resume_needs_the_record_folder(capsys):
     assert main(["arena", "lattaque", "--games", "1", "--resume", "--quiet"]) == 2
     assert "--resume needs --record DIR" in capsys.readouterr().err

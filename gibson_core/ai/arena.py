@@ -340,6 +340,9 @@ def cmd_arena(args) -> int:
     if args.record:
         Path(args.record).mkdir(parents=True, exist_ok=True)
         match_file = MatchFile(args.record, args, names, options)
+        if not args.resume and match_file.path.exists():
+            raise UsageError(f"{match_file.path} already holds a match: --resume goes on with it, another --record "
+                             "folder starts a new one (nothing was played or written)")
         kept = match_file.resume() if args.resume else []
         match_file.write(kept)
     elif args.resume:
@@ -400,8 +403,9 @@ def add_commands(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
     p.add_argument("--only", type=whole_from(0), default=None, metavar="I",
                    help="play only game I of the match (seed + I, its colours): replays one game")
-    p.add_argument("--record", type=output_folder, help="save every game record (JSON) in this directory, and arena.json: the match, "
-                        "each game's result as it ends, the summary")
+    p.add_argument("--record", type=output_folder,
+                   help="save every game record (JSON) in this directory, and arena.json: the match, each game's "
+                        "result as it ends, the summary (a directory holding another match is refused)")
     p.add_argument("--option", action="append", help="variant option: NAME or NAME=VALUE")
     p.add_argument("--resume", action="store_true",
                    help="go on with the match in the --record folder: keep the games its arena.json has, play "
