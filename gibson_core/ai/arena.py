@@ -179,6 +179,7 @@ def elo(score: float) -> float:
 
 
 OUTCOMES = {1.0: "won", 0.5: "drawn", 0.0: "lost"}
+ORDER = {outcome: i for i, outcome in enumerate(OUTCOMES.values())}  # how the report lists them
 
 
 def summarise(results) -> Summary:
@@ -192,8 +193,8 @@ def summarise(results) -> Summary:
         games=len(played), wins=sum(r.score == 1.0 for r in played), draws=sum(r.score == 0.5 for r in played),
         losses=sum(r.score == 0.0 for r in played), errors=len(results) - len(played),
         mean_plies=sum(r.plies for r in played) / len(played) if played else 0.0,
-        ends=tuple(sorted(((o, reason, n) for (o, reason), n in ends.items()), key=lambda e: (
-            list(OUTCOMES.values()).index(e[0]), -e[2], e[1]))),
+        ends=tuple(sorted(((o, reason, n) for (o, reason), n in ends.items()),
+                          key=lambda e: (ORDER[e[0]], -e[2], e[1]))),
     )
 
 
@@ -241,9 +242,7 @@ class MatchFile:
         return self.earlier + time.perf_counter() - self.start
 
     def write(self, results, summary: Summary | None = None) -> None:
-        data = dict(self.match, results=[{"index": r.index, "seed": r.seed, "colour": r.colour, "score": r.score,
-                                          "plies": r.plies, "reason": r.reason, "error": r.error}
-                                         for r in results], wall_seconds=round(self.seconds(), 1))
+        data = dict(self.match, results=[attrs.asdict(r) for r in results], wall_seconds=round(self.seconds(), 1))
         if summary is not None:
             data["summary"] = summary.as_dict()
         part = self.path.with_name(self.path.name + ".part")
@@ -336,7 +335,7 @@ def cmd_arena(args) -> int:
     variant = load_variant(args.variant, options or None)
     if args.max_plies and "ply-limit" in variant.option_specs:
         options["ply-limit"] = args.max_plies
-    match_file = kept = None
+    match_file, kept = None, []
     if args.record:
         Path(args.record).mkdir(parents=True, exist_ok=True)
         match_file = MatchFile(args.record, args, names, options)
@@ -347,13 +346,13 @@ def cmd_arena(args) -> int:
         match_file.write(kept)
     elif args.resume:
         raise UsageError("--resume needs --record DIR: the folder of the match to go on with")
-    done = {r.index for r in kept or ()}
+    done = {r.index for r in kept}
     indices = [args.only] if args.only is not None else [i for i in range(args.games) if i not in done]
     jobs = [GameJob(i, args.variant, tuple(sorted(options.items())), names, args.seed + i, args.budget,
                     args.max_plies, args.record) for i in indices]
     start = time.perf_counter()
     on_result = (lambda new: match_file.write(sorted(kept + new, key=lambda r: r.index))) if match_file else None
-    results = sorted((kept or []) + run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(start),
+    results = sorted(kept + run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(start),
                                               on_result), key=lambda r: r.index)
     seconds = time.perf_counter() - start
     summary = summarise(results)
