@@ -12,20 +12,15 @@ from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import TreeMoves
 from gibson_core.ai.values import (
-    MOPUP,
-    MOPUP_FROM,
-    MOPUP_FULL,
     SECRECY,
     SIEGE,
     evaluate,
-    mopup,
     piece_values,
     secrecy_values,
     siege,
     siege_types,
     winner_bonus,
 )
-from gibson_core.bench import new_game
 from gibson_core.fastpath import FastGame, kernel_or_none
 from gibson_core.moves import Move
 from gibson_core.observe import observe
@@ -245,36 +240,6 @@ def test_the_search_fears_a_breaker_near_its_shielded_flag():
                         for square, kind in (("e8", "Sap"), ("e3", "Sap"), ("e3", "Sgt")))
     assert siege(far, 0) < siege(near, 0) and siege(other, 0) == 0.0 == siege(near, 1)
     assert evaluate(far, 0) - evaluate(near, 0) == pytest.approx(SIEGE * (siege(near, 0) - siege(far, 0)))
-
-
-def test_far_ahead_the_search_hunts_down_the_enemys_last_movers():
-    """Once a side holds more than MOPUP_FROM of both sides' mobile worth, every mobile enemy piece counts
-    the steps our nearest piece that takes it still has to go against it (over the board's files plus
-    ranks), in full from MOPUP_FULL: a side with nothing to move loses, and a side far ahead shuffling far
-    from the enemy drew at the ply limit. Level armies, or the side behind, count nothing; bringing a
-    hunter nearer pays, and taking the prey pays more than leaving it be."""
-    variant = load_variant("lattaque")
-    values = piece_values(variant)
-    base = {"a1": "blue Flag", "b2": "blue Col", "h3": "blue BG", "i10": "red Flag", "h10": "red Mine",
-            "d7": "red Sct", "h8": "red Sgt"}
-
-    def position(**changes):
-        return GameState.from_position(variant, {**base, **changes}, "blue")
-
-    ours = sum(values[variant.type_index[k]] for k in ("CC", "Col", "BG"))
-    theirs = sum(values[variant.type_index[k]] for k in ("Sct", "Sgt"))
-    lead = (ours / (ours + theirs) - MOPUP_FROM) / (MOPUP_FULL - MOPUP_FROM)
-    assert 0.0 < lead < 1.0
-    far = variant.grid.files + variant.grid.ranks
-    state = position(e3="blue CC")  # the Scout 5 steps from our Commander-in-Chief, the Sergeant 5 from our BG
-    assert mopup(state, 0) == pytest.approx(lead * (5 + 5) / far) and mopup(state, 1) == 0.0
-    nearer = position(e4="blue CC")
-    assert evaluate(nearer, 0) - evaluate(state, 0) == pytest.approx(MOPUP * lead / far)
-    taken = GameState.from_position(variant, {**{k: v for k, v in base.items() if k != "d7"}, "d7": "blue CC"},
-                                    "red")
-    assert evaluate(taken, 0) > evaluate(nearer, 0)
-    level = new_game(variant, random.Random(3))
-    assert mopup(level, 0) == 0.0 == mopup(level, 1)
 
 
 def test_the_evaluation_counts_what_the_enemy_has_not_seen():
