@@ -792,7 +792,7 @@ static long playout(Game *g, long max_plies) {
  * unseen [ntypes], square terms [player][type][square], then with Flags the steps of each type to each
  * player's Base [player][type][square] and to every square [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
-enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_GATE, P_HEADER };
+enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_HEADER };
 
 typedef struct {
     const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *tables, *home, *to;
@@ -861,46 +861,6 @@ static double siege(Game *g, const Policy *pol, int player) {
     return best;
 }
 
-/* the square df files and dr ranks from sq, -1 off the board (grid.offset) */
-static int offset_square(int sq, int df, int dr, int files, int size) {
-    int f = sq % files + df, rk = sq / files + dr;
-    return f >= 0 && f < files && rk >= 0 && rk < size / files ? rk * files + f : -1;
-}
-
-/* ai.values.gate: how near the enemy's nearest breaker stands to an open way in to player's vital pieces */
-static double gate(Game *g, const Policy *pol, int player) {
-    static const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    int files = g->r->files, size = (int)g->size, gates[20], ng = 0;
-    double best = 0.0;
-    for (int i = 0; i < g->npids[player]; i++) {
-        int pid = g->pids[player][i], at = g->square[pid];
-        if (at < 0 || pol->vital[g->ptype[pid]] == 0.0) continue;
-        ng = 0;
-        for (int k = 0; k < 4; k++) {
-            int side = offset_square(at, steps[k][0], steps[k][1], files, size);
-            if (side < 0) continue;
-            int q = g->board[side];
-            if (q && g->owner[q] == player && pol->mobile[g->ptype[q]] == 0.0) {
-                for (int j = 0; j < 4; j++) {
-                    int gt = offset_square(side, steps[j][0], steps[j][1], files, size);
-                    if (gt >= 0 && gt != at) gates[ng++] = gt;
-                }
-            } else gates[ng++] = side;
-        }
-        for (int k = 0; k < ng; k++) {
-            int gt = gates[k], q = g->board[gt];
-            if (q && g->owner[q] == player) continue;
-            for (int j = 0; j < g->npids[1 - player]; j++) {
-                int e = g->pids[1 - player][j], where = g->square[e];
-                if (where < 0 || pol->breaker[g->ptype[e]] == 0.0) continue;
-                double near = 1.0 / (1 + abs(gt % files - where % files) + abs(gt / files - where / files));
-                if (near > best) best = near;
-            }
-        }
-    }
-    return best;
-}
-
 static double winner_bonus(const Policy *pol, int k) { return pol->head[P_SCARCE] * (1.0 - pow(0.5, k)); }
 
 /* ai.values.evaluate */
@@ -923,10 +883,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     }
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
-    if (pol->head[P_SIEGE] != 0.0) {
-        score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
-        score += pol->head[P_GATE] * (gate(g, pol, 1 - player) - gate(g, pol, player));
-    }
+    if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
     return score;
 }
 
@@ -1065,12 +1022,10 @@ typedef struct {
 typedef struct {
     TNode *n;
     int len, cap;
-    long rn;             /* this search's backed-up values (from the searcher's side): count, sum, sum of squares */
-    double rsum, rsq;
 } Tree;
 
 /* search constants, in the order SearchAgent passes them */
-enum { C_EXPLORE, C_PRIOR, C_PRIOR_VISITS, C_CLAMP, C_WIDEN, C_GREED, C_DEPTH, C_ME, C_REACH, C_SPREAD, C_N };
+enum { C_EXPLORE, C_PRIOR, C_PRIOR_VISITS, C_CLAMP, C_WIDEN, C_GREED, C_DEPTH, C_ME, C_REACH, C_N };
 
 static int32_t tree_find(const Tree *t, int32_t node, int64_t key) {
     for (int32_t c = t->n[node].child; c >= 0; c = t->n[c].next)
@@ -1109,7 +1064,7 @@ static double clamp(double v, double limit) { return v < -limit ? -limit : v > l
 /* SearchAgent._select_root: UCB1 with a fading prior over the candidates; the first candidate not yet in the
  * tree is added with its heuristic score counted as PRIOR_VISITS visits. Returns the child, -1 on failure. */
 static int32_t select_root(Tree *t, const int64_t *cands, const double *heur, const double *priors, int ncand,
-                           long done, double explore, const double *c) {
+                           long done, const double *c) {
     int32_t best = -1;
     double best_value = -INFINITY, log_n = log((double)done + 1.0);
     for (int i = 0; i < ncand; i++) {
@@ -1123,20 +1078,10 @@ static int32_t select_root(Tree *t, const int64_t *cands, const double *heur, co
         }
         const TNode *nd = &t->n[ch];
         double mean = nd->visits ? nd->total / nd->visits : 0.0;
-        double value = mean + explore * sqrt(log_n / nd->visits) + c[C_PRIOR] * priors[i] / (nd->visits + 1);
+        double value = mean + c[C_EXPLORE] * sqrt(log_n / nd->visits) + c[C_PRIOR] * priors[i] / (nd->visits + 1);
         if (value > best_value) { best = ch; best_value = value; }
     }
     return best;
-}
-
-/* PythonTree.explore: the UCB constant, grown with the spread (standard deviation) of this search's results
- * beyond C_SPREAD material units, so that a move unlucky in its first worlds is tried again where the results
- * are all-or-nothing (a Flag lost or kept); C_SPREAD 0 keeps the constant. */
-static double explore_constant(const Tree *t, const double *c) {
-    if (c[C_SPREAD] <= 0 || t->rn < 2) return c[C_EXPLORE];
-    double m = t->rsum / t->rn, var = t->rsq / t->rn - m * m;
-    double sd = var > 0 ? sqrt(var) : 0.0, scale = sd / c[C_SPREAD];
-    return c[C_EXPLORE] * (scale > 1.0 ? scale : 1.0);
 }
 
 /* One iteration of SearchAgent._search in this determinization: the root move, the descent (UCB1 over
@@ -1146,8 +1091,7 @@ static double explore_constant(const Tree *t, const double *c) {
 static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, const double *heur,
                    const double *priors, int ncand, long done, double base, const double *c, Scratch *s) {
     int me = (int)c[C_ME], mark = g->nstack, np = 0, rc = 0;
-    double explore = explore_constant(t, c);
-    int32_t node = select_root(t, cands, heur, priors, ncand, done, explore, c);
+    int32_t node = select_root(t, cands, heur, priors, ncand, done, c);
     if (node < 0 || grow((void **)&s->path, &s->cappath, 2, sizeof(int32_t))) return -1;
     g->record = 0;
     s->path[np++] = node;
@@ -1181,7 +1125,7 @@ static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, co
         for (int i = 0; i < navail; i++) { /* the first of equals, as Python's max() */
             const TNode *nd = &t->n[avail[i]];
             int a = nd->avail > 1 ? nd->avail : 1;
-            double value = nd->total / nd->visits + explore * sqrt(log((double)a) / (nd->visits + 1));
+            double value = nd->total / nd->visits + c[C_EXPLORE] * sqrt(log((double)a) / (nd->visits + 1));
             if (value > best_value) { best = (int32_t)avail[i]; best_value = value; }
         }
         if (grow((void **)&s->path, &s->cappath, np + 2, sizeof(int32_t)) || push(g, t->n[best].key)) { rc = -1; break; }
@@ -1193,9 +1137,6 @@ static int iterate(Tree *t, Game *g, const Policy *pol, const int64_t *cands, co
     if (!rc && greedy_finish(g, (int)c[C_DEPTH], c[C_GREED], pol, me, &end)) rc = -1;
     if (!rc) {
         double value = clamp(end - base, c[C_CLAMP]);
-        t->rn++;
-        t->rsum += value;
-        t->rsq += value * value;
         for (int i = 0; i < np; i += 2) {
             TNode *nd = &t->n[s->path[i]];
             nd->visits++;
@@ -1646,8 +1587,6 @@ static int tree_init_root(Tree *t) {
     if (grow((void **)&t->n, &t->cap, 1, sizeof(TNode))) return -1;
     t->n[0] = (TNode){-1, -1, -1, 0, 0, 0.0};
     t->len = 1;
-    t->rn = 0;
-    t->rsum = t->rsq = 0.0;
     return 0;
 }
 
@@ -1777,10 +1716,6 @@ static PyObject *Tree_run(TreeObject *self, PyObject *args) {
     long n = 0;
     Game *mt_owner = g0;
     if (read_mt(mt_owner, state)) goto out;
-    if (done == 0) { /* a new search: its results' spread starts afresh */
-        self->t.rn = 0;
-        self->t.rsum = self->t.rsq = 0.0;
-    }
     for (; n < count; n++) {
         if (seconds >= 0 && monotonic() >= stop) break;
         long i = (done + n) % (long)ng;

@@ -10,20 +10,17 @@ from gibson_core.ai import make_agent
 from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
-from gibson_core.ai.search import CLAMP, EXPLORE, SPREAD, PythonTree, TreeMoves
+from gibson_core.ai.search import TreeMoves
 from gibson_core.ai.values import (
-    GATE,
     SECRECY,
     SIEGE,
     evaluate,
-    gate,
     piece_values,
     secrecy_values,
     siege,
     siege_types,
     winner_bonus,
 )
-from gibson_core.errors import AgentError
 from gibson_core.fastpath import FastGame, kernel_or_none
 from gibson_core.moves import Move
 from gibson_core.observe import observe
@@ -229,22 +226,6 @@ def test_the_search_reuses_its_tree_after_the_reply(compiled, trees):
         assert all(now.child_stats(names.key(m)) == then.child_stats(names.key(m)) for m in state.legal_moves())
 
 
-def test_the_exploration_grows_with_the_spread_of_the_results():
-    """UCB's constant is EXPLORE while a search's results spread little, and grows in proportion to their
-    standard deviation beyond ``spread`` material units (all-or-nothing results: a Flag lost or kept), so a
-    move unlucky in its first worlds is tried again; ``spread`` 0 keeps EXPLORE; a bad setting is refused."""
-    tree = PythonTree()
-    assert tree.explore(SPREAD) == EXPLORE  # nothing backed up yet
-    tree.results = (4, 0.0, 4.0)  # -1, 1, -1, 1: a standard deviation of 1
-    assert tree.explore(SPREAD) == EXPLORE
-    tree.results = (2, 0.0, 2 * CLAMP * CLAMP)  # a win and a loss
-    assert tree.explore(SPREAD) == EXPLORE * CLAMP / SPREAD and tree.explore(0.0) == EXPLORE
-    assert tree.explore(2 * SPREAD) == EXPLORE * CLAMP / (2 * SPREAD)
-    for bad in (-1, float("nan")):
-        with pytest.raises(AgentError, match="spread"):
-            make_agent("search", spread=bad)
-
-
 def test_the_search_fears_a_breaker_near_its_shielded_flag():
     """L'Attaque's Flag is immobile and vital, and only Sappers get through the Mines round it: the
     evaluation counts the enemy's nearest Sapper closing on our Flag against us (and ours on theirs for
@@ -258,36 +239,7 @@ def test_the_search_fears_a_breaker_near_its_shielded_flag():
     far, near, other = (GameState.from_position(variant, {**base, square: f"red {kind}"}, "blue")
                         for square, kind in (("e8", "Sap"), ("e3", "Sap"), ("e3", "Sgt")))
     assert siege(far, 0) < siege(near, 0) and siege(other, 0) == 0.0 == siege(near, 1)
-    assert evaluate(far, 0) - evaluate(near, 0) == pytest.approx(SIEGE * (siege(near, 0) - siege(far, 0))
-                                                                 + GATE * (gate(near, 0) - gate(far, 0)))
-
-
-def test_the_search_keeps_the_ways_in_to_its_flag_shut():
-    """The gates of L'Attaque's Flag are the squares beside its Mines (and beside the Flag where no Mine
-    stands): the enemy's nearest breaker counts ``1 / (1 + steps)`` to the nearest gate not held by one of our
-    pieces, so a piece of ours standing in the gate a Sapper makes for counts; the kernel's evaluation is
-    the same to the last bit; no other variant has a vital immobile piece to guard."""
-    variant = load_variant("lattaque")
-    base = {"e1": "blue Flag", "d1": "blue Mine", "f1": "blue Mine", "e2": "blue Mine", "a1": "blue Capt",
-            "e10": "red Flag", "i10": "red Capt"}
-
-    def position(**more):
-        return GameState.from_position(variant, {**base, **{sq: who.replace("_", " ") for sq, who in more.items()}},
-                                       "blue")
-
-    on_gate, near, held, far, unshielded = (position(**more) for more in (
-        {"e3": "red_Sap"}, {"e4": "red_Sap"}, {"e4": "red_Sap", "e3": "blue_Sgt"}, {"e8": "red_Sap"},
-        {"e4": "red_Sap", "e2": "blue_Sgt"}))
-    assert gate(on_gate, 0) == 1.0 and gate(near, 0) == 1 / 2 and gate(far, 0) == 1 / 6
-    assert gate(held, 0) == 1 / 4  # e3 shut: d2 and f2 are three steps off
-    assert gate(unshielded, 0) == 1 / 4  # no Mine on e2: e2 is a gate itself (held), e3 none; d2, f2 three off
-    assert gate(near, 1) == 0.0 and gate(position(e4="red_Sgt"), 0) == 0.0  # no breaker, no threat
-    for state in (on_gate, near, held, far, unshielded):
-        if kernel_or_none(variant) is not None:
-            assert FastGame(state).evaluate(0) == evaluate(state, 0)
-            assert FastGame(state).evaluate(1) == evaluate(state, 1)
-    other = load_variant("tri-tactics")
-    assert not siege_types(other)[0]
+    assert evaluate(far, 0) - evaluate(near, 0) == pytest.approx(SIEGE * (siege(near, 0) - siege(far, 0)))
 
 
 def test_the_evaluation_counts_what_the_enemy_has_not_seen():

@@ -96,7 +96,6 @@ LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, UNBOUNDED), "medium": Level(0.2, 1
           "hard": Level(1.0, 50000, 128, 6, 12, UNBOUNDED, 4)}
 
 EXPLORE = 2.0  # UCB exploration constant, in material units
-SPREAD = 4.0  # beyond this spread of a search's results (material units) the exploration grows with it
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
 SLACK = 0.9  # share of the budget the iterations may use
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
@@ -248,8 +247,7 @@ class SearchAgent(Agent):
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
                  depth: int | None = None, width: int | None = None, reuse: bool = True, compiled: bool = True,
-                 pool: int | None = None, reach: int | None = None, trees: int | None = None,
-                 spread: float | None = None):
+                 pool: int | None = None, reach: int | None = None, trees: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         given = {"iterations": iterations, "pool": pool, "depth": depth, "width": width, "reach": reach,
@@ -265,9 +263,6 @@ class SearchAgent(Agent):
         self.seconds = shape.seconds if seconds == -1.0 else seconds
         self.iterations, self.pool, self.reach = shape.iterations, shape.pool, shape.reach
         self.depth, self.width, self.trees = shape.depth, shape.width, shape.trees
-        self.spread = 0.0 if spread is None else float(spread)
-        if not self.spread >= 0:
-            raise ValueError(f"spread must be a number of at least 0, not {spread}")
         self.reuse = reuse
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
@@ -391,8 +386,7 @@ class SearchAgent(Agent):
                     worlds.append((state, state.evaluate(me)))
             else:
                 count = iterations - done
-            ran = tree.run(worlds, done, count, left, root, me, self.depth, self.reach, self.spread, playout,
-                           twister)
+            ran = tree.run(worlds, done, count, left, root, me, self.depth, self.reach, playout, twister)
             if not ran:
                 break
             done += ran
@@ -414,18 +408,6 @@ class PythonTree:
 
     def __init__(self, root: Node | None = None):
         self.root = root if root is not None else Node()
-        self.results = (0, 0.0, 0.0)  # this search's backed-up values (our side): count, sum, sum of squares
-
-    def explore(self, spread: float) -> float:
-        """The UCB constant: ``EXPLORE``, grown with the spread (standard deviation) of this search's results
-        beyond ``spread`` material units, so that a move unlucky in its first worlds is tried again where the
-        results are all-or-nothing (a Flag lost or kept); ``spread`` 0 keeps ``EXPLORE``."""
-        n, total, squares = self.results
-        if spread <= 0 or n < 2:
-            return EXPLORE
-        mean = total / n
-        var = squares / n - mean * mean
-        return EXPLORE * max(1.0, (math.sqrt(var) if var > 0 else 0.0) / spread)
 
     @property
     def visits(self) -> int:
@@ -444,27 +426,22 @@ class PythonTree:
         return PythonTree(node) if node is not None else None
 
     def run(self, worlds: list, done: int, count: int, left: float | None, root: Root, me: int, depth: int,
-            reach: int, spread: float, playout: Playout, _twister=None) -> int:
+            reach: int, playout: Playout, _twister=None) -> int:
         """Up to ``count`` iterations (iteration ``i`` in ``worlds[i % len(worlds)]``, a ``(GameState, its
         evaluation)`` pair, numbered from ``done``), stopping once ``left`` seconds have passed; returns how
         many ran. See the module docstring."""
         deadline = None if left is None else time.perf_counter() + left
-        if done == 0:  # a new search: its results' spread starts afresh
-            self.results = (0, 0.0, 0.0)
         for n in range(count):
             if deadline is not None and time.perf_counter() >= deadline:
                 return n
             state, base = worlds[(done + n) % len(worlds)]
             bottom = len(state.history)
-            explore = self.explore(spread)
-            key, child = self._select_root(root, done + n, explore)
+            key, child = self._select_root(root, done + n)
             path = [(child, me)]
             state.push(key)
-            self._descend(state, child, path, playout.choose, reach, explore)
+            self._descend(state, child, path, playout.choose, reach)
             end = playout.finish(state, depth, me)
             value = max(-CLAMP, min(CLAMP, end - base))
-            runs, total, squares = self.results
-            self.results = (runs + 1, total + value, squares + value * value)
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
@@ -472,7 +449,7 @@ class PythonTree:
                 state.pop()
         return count
 
-    def _select_root(self, root: Root, done: int, explore: float) -> tuple:
+    def _select_root(self, root: Root, done: int) -> tuple:
         """UCB1 with a fading prior over the root's candidates: ``(key, child)``. The first candidate not yet
         in the tree comes first, added with its heuristic score counted as ``PRIOR_VISITS`` visits."""
         children = self.root.children
@@ -484,13 +461,13 @@ class PythonTree:
                 node = children[key] = Node()
                 node.visits, node.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, score))
                 return key, node
-            value = node.mean() + explore * math.sqrt(log_n / node.visits) + PRIOR * prior / (node.visits + 1)
+            value = node.mean() + EXPLORE * math.sqrt(log_n / node.visits) + PRIOR * prior / (node.visits + 1)
             if value > best_value:
                 best, best_value = (key, node), value
         return best
 
     @staticmethod
-    def _descend(state, node: Node, path: list, choose, reach: int, explore: float) -> None:
+    def _descend(state, node: Node, path: list, choose, reach: int) -> None:
         """Walk down the tree in this determinization, adding at most one new node, until the path holds
         ``reach`` moves; ``choose(state, moves)`` is the playout policy's choice among the legal moves."""
         sqrt, log = math.sqrt, math.log
@@ -516,7 +493,7 @@ class PythonTree:
             best, best_value = None, -math.inf
             for m, child in available:  # UCB1 over availability (the first of equals, as max() would)
                 n = child.visits  # every node in the tree has been backed up at least once
-                value = child.total / n + explore * sqrt(log(max(child.avail, 1)) / (n + 1))
+                value = child.total / n + EXPLORE * sqrt(log(max(child.avail, 1)) / (n + 1))
                 if value > best_value:
                     best, best_value, node = m, value, child
             state.push(best)
@@ -549,10 +526,10 @@ class KernelTree:
         return KernelTree(self.kernel, self.tree.subtree(node)) if node >= 0 else None
 
     def run(self, worlds: list, done: int, count: int, left: float | None, root: Root, me: int, depth: int,
-            reach: int, spread: float, playout: Playout, twister: Twister) -> int:
+            reach: int, playout: Playout, twister: Twister) -> int:
         """:meth:`PythonTree.run` in the kernel (``worlds`` hold FastGames; ``twister`` lends the generator)."""
         if self._buffers is None or self._buffers[0] is not root:
-            constants = [EXPLORE, PRIOR, PRIOR_VISITS, CLAMP, WIDEN, playout.greed, depth, me, reach, spread]
+            constants = [EXPLORE, PRIOR, PRIOR_VISITS, CLAMP, WIDEN, playout.greed, depth, me, reach]
             self._buffers = (root, array("q", root.keys), array("d", root.scores), array("d", root.priors),
                              array("d", constants))
         _root, keys, scores, priors, constants = self._buffers

@@ -30,7 +30,6 @@ FLAG_HOME = 10.0  # ...and bringing it home (full when on the Base)
 FLAG_REACH = 3.0  # a piece that may carry it drawing near the enemy Flag lying somewhere
 FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
 SIEGE = 3.0  # the enemy's nearest breaker beside our vital immobile piece (falling off with the distance)
-GATE = 4.0  # the enemy's nearest breaker on an open way in to our vital piece (1 / (1 + its steps) of this)
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
@@ -388,48 +387,6 @@ def siege(state, player: int) -> float:
     return best
 
 
-def gate(state, player: int) -> float:
-    """How near the enemy's nearest breaker stands to an open way in to ``player``'s vital immobile pieces:
-    ``1 / (1 + d)``, ``d`` its orthogonal steps (terrain ignored) to the nearest open gate, 0 when the enemy
-    has no breaker. The gates of a vital piece (L'Attaque's Flag) are the squares beside it not held by an
-    immobile piece of ours (from there anything takes it), and the squares beside those immobile shields (its
-    Mines), from where a breaker lifts one and stands next to the Flag; a gate is open unless one of our
-    pieces stands on it. So a piece of ours that keeps a gate shut, or meets a breaker before it gets there,
-    counts where it matters, while a Sapper still a step from the Mines is one move from being unstoppable."""
-    vital, breakers = siege_types(state.variant)
-    grid = state.variant.grid
-    types = state.variant.types
-    square, ptype, owner, board = state.square, state.ptype, state.owner, state.board
-    steps = ((1, 0), (-1, 0), (0, 1), (0, -1))
-    gates = []
-    for pid in state.pids[player]:
-        at = square[pid]
-        if at < 0 or ptype[pid] not in vital:
-            continue
-        for df, dr in steps:
-            side = grid.offset(at, df, dr)
-            if side is None:
-                continue
-            q = board[side]
-            if q and owner[q] == player and not types[ptype[q]].mobile:
-                gates += [g for ef, er in steps if (g := grid.offset(side, ef, er)) is not None and g != at]
-            else:
-                gates.append(side)
-    best = 0.0
-    for g in gates:
-        q = board[g]
-        if q and owner[q] == player:
-            continue
-        for e in state.pids[1 - player]:
-            where = square[e]
-            if where < 0 or ptype[e] not in breakers:
-                continue
-            near = 1.0 / (1 + grid.manhattan(g, where))
-            if near > best:
-                best = near
-    return best
-
-
 def evaluate(state, player: int, secrecy: bool = True) -> float:
     """Material and position of ``player`` minus the opponent's, with the terms of the variant's way of
     winning (see the module docstring); ±1000 for a finished game. ``secrecy=False`` leaves out what
@@ -465,7 +422,6 @@ def evaluate(state, player: int, secrecy: bool = True) -> float:
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
-        score += GATE * (gate(state, 1 - player) - gate(state, player))
     return score
 
 
