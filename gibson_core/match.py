@@ -26,19 +26,26 @@ class MatchError(GibsonError):
 
 
 def play_match(variant, agents, seed: int = 0, first: str | None = None, budget: float | None = None,
-               max_plies: int | None = None) -> tuple[GameRecord, GameState]:
+               max_plies: int | None = None, start: tuple | None = None) -> tuple[GameRecord, GameState]:
     """Play ``agents[0]`` (first player name of the variant) against ``agents[1]``; returns the record and
-    the final state. The first mover is chosen by lot from ``seed`` unless ``first`` is given. An agent's
-    failure raises :class:`MatchError`."""
+    the final state. The first mover is chosen by lot from ``seed`` unless ``first`` is given. With
+    ``start``, a ``(GameRecord, ply)`` pair, the game goes on from that record's position after ``ply``
+    plies (its set-ups and first mover; the agents choose no set-up) and the record returned holds those
+    plies too. An agent's failure raises :class:`MatchError`."""
     players = variant.players
-    setups = {}
-    for i, p in enumerate(players):
-        try:
-            setups[p] = agents[i].choose_setup(variant, p, setup_rng(seed, p))
-        except Exception as exc:
-            raise MatchError(p, 0, None, exc) from exc
-    first = first or first_player(seed, players)
-    state = GameState.from_setups(variant, setups, first)
+    if start is not None:
+        begun, ply = start
+        setups, first = begun.setups, begun.first
+        state = begun.replay(ply)
+    else:
+        setups = {}
+        for i, p in enumerate(players):
+            try:
+                setups[p] = agents[i].choose_setup(variant, p, setup_rng(seed, p))
+            except Exception as exc:
+                raise MatchError(p, 0, None, exc) from exc
+        first = first or first_player(seed, players)
+        state = GameState.from_setups(variant, setups, first)
     rngs = [agent_rng(seed, p) for p in players]
     while state.outcome() is None and (max_plies is None or state.ply < max_plies):
         player = state.player

@@ -166,3 +166,48 @@ def test_a_folder_holding_a_match_is_not_overwritten(tmp_path, capsys):
 def test_resume_needs_the_record_folder(capsys):
     assert main(["arena", "lattaque", "--games", "1", "--resume", "--quiet"]) == 2
     assert "--resume needs --record DIR" in capsys.readouterr().err
+
+
+def test_games_go_on_from_recorded_positions(tmp_path, capsys):
+    """--start plays on from recorded games, --back plies before each one's end, game i from record
+    (i // 2) mod n with the colours alternating: each position is played from both sides, the records kept
+    hold the plies before it, --only replays one game exactly, and --resume needs the same positions."""
+    assert _arena(tmp_path / "src", "--games", "2") == 0  # stopped at 20 plies: not over
+    sources = [str(tmp_path / "src" / f"game-0000{i}.json") for i in range(2)]
+    out = tmp_path / "on"
+    args = ["arena", "lattaque", "--agents", "heuristic,random", "--max-plies", "40", "--seed", "9", "--quiet",
+            "--start", *sources, "--back", "6", "--games", "4"]
+    assert main([*args, "--record", str(out)]) == 0
+    match = json.loads((out / "arena.json").read_text())
+    assert match["start"] == sources and match["back"] == 6
+    assert [r["colour"] for r in match["results"]] == ["blue", "red", "blue", "red"]
+    for i in range(4):
+        source, _ = load_game(sources[(i // 2) % 2])
+        played, state = load_game(out / f"game-0000{i}.json")
+        assert played.setups == source.setups and played.first == source.first
+        assert played.moves[:14] == source.moves[:14] and 14 < len(played.moves) == state.ply <= 40
+    capsys.readouterr()
+    assert main([*args, "--only", "2", "--record", str(tmp_path / "again")]) == 0
+    assert load_game(tmp_path / "again" / "game-00002.json")[0].moves == load_game(out / "game-00002.json")[0].moves
+    capsys.readouterr()
+    assert main([*args[:-4], "--back", "8", "--games", "4", "--record", str(out), "--resume"]) == 2
+    assert "holds another match (back 6 there, 8 here)" in capsys.readouterr().err
+
+
+def test_bad_start_positions_are_refused_before_anything_is_played(tmp_path, capsys):
+    assert _arena(tmp_path / "src", "--games", "1") == 0
+    assert main(["arena", "tri-tactics", "--agents", "random,random", "--games", "1", "--max-plies", "10",
+                 "--quiet", "--record", str(tmp_path / "tri")]) == 0
+    assert main(["arena", "lattaque", "--agents", "heuristic,random", "--games", "1", "--quiet",
+                 "--record", str(tmp_path / "over")]) == 0  # played to its end
+    for more, said in (
+            (["--start", str(tmp_path / "tri" / "game-00000.json")], "a game of tri-tactics, not of lattaque"),
+            (["--start", str(tmp_path / "nothing.json")], "--start "),
+            (["--start", str(tmp_path / "over" / "game-00000.json")], "the game is over at ply"),
+            (["--back", "3"], "--back needs --start")):
+        capsys.readouterr()
+        assert main(["arena", "lattaque", "--agents", "heuristic,random", "--games", "2", "--quiet",
+                     "--record", str(tmp_path / "refused"), *more]) == 2, more
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err, (more, err)
+        assert not list((tmp_path / "refused").glob("game-*.json"))

@@ -11,7 +11,10 @@ saved in ``DIR`` as ``game-NNNNN.json``, and ``DIR/arena.json`` holds the match 
 seeds, limits), one row per game played so far (rewritten after each game, so a stopped run keeps what it
 played) and, at the end, the summary. ``--resume`` (with ``--record DIR``) goes on with the match that
 ``DIR/arena.json`` holds: the games it has are kept, the others (or more, with a larger ``--games``) are
-played, and the report covers them all.
+played, and the report covers them all. ``--start RECORD... --back K`` plays on from recorded games instead
+of new set-ups, each from its position ``K`` plies before its end, game ``i`` from record ``(i // 2) mod n``
+(so with the colours above each position is played from both sides): a suite of positions that matter,
+such as the moves before a Flag was lost, on which two agents are compared with less noise than whole games.
 """
 
 from __future__ import annotations
@@ -28,13 +31,15 @@ from pathlib import Path
 import attrs
 
 from .. import __version__
-from ..errors import UsageError
+from ..errors import GibsonError, RecordError, UsageError
 from ..match import MatchError, play_match
 from ..options import check_options, decode_text, parse_option_args
 from ..plugins import load_variant
+from ..record import load_record
 from . import make_agent
 
 Z95 = 1.959964
+PLY_LIMIT = "ply-limit"  # the variant option --max-plies sets: a record played to another limit may start a game
 
 
 @attrs.frozen
@@ -49,6 +54,8 @@ class GameJob:
     budget: float | None
     max_plies: int | None
     record_dir: str | None
+    start: str | None = None  # a game record to go on from (``--start``)...
+    start_ply: int = 0  # ...after this many of its plies
 
 
 @attrs.frozen
@@ -82,8 +89,9 @@ def play_job(job: GameJob) -> GameResult:
         first = players[(job.index // 2) % 2]
         agents = [agent_from_spec(s) for s in job.agents]
         seated = agents if mine == players[0] else agents[::-1]
+        start = (start_record(job.start, job.variant, dict(job.options)), job.start_ply) if job.start else None
         record, state = play_match(variant, seated, seed=job.seed, first=first, budget=job.budget,
-                                   max_plies=job.max_plies)
+                                   max_plies=job.max_plies, start=start)
         if job.record_dir:
             record.save(Path(job.record_dir) / f"game-{job.index:05d}.json")
         result = state.outcome()
@@ -221,7 +229,7 @@ def run_arena(jobs: list, workers: int = 1, progress=None, on_result=None) -> li
     return sorted(results, key=lambda r: r.index)
 
 
-MATCH_KEYS = ("variant", "options", "agents", "seed", "budget", "max_plies")  # what a resumed match must share
+MATCH_KEYS = ("variant", "options", "agents", "seed", "budget", "max_plies", "start", "back")  # what a resumed match must share
 MATCH_FILE_LIMIT = 64 * 1024 * 1024  # arena.json is read only up to this size (a few hundred bytes a game)
 
 
@@ -233,7 +241,8 @@ class MatchFile:
         self.path = Path(folder) / "arena.json"
         self.match = {"gibson": __version__, "variant": args.variant, "options": options, "agents": list(names),
                       "seed": args.seed, "games": 1 if args.only is not None else args.games, "only": args.only,
-                      "budget": args.budget, "max_plies": args.max_plies, "jobs": args.jobs}
+                      "budget": args.budget, "max_plies": args.max_plies, "jobs": args.jobs,
+                      "start": list(args.start) if args.start else None, "back": args.back if args.start else None}
         self.earlier = 0.0  # wall seconds of the runs this one resumes
         self.start = time.perf_counter()
 
@@ -333,8 +342,9 @@ def cmd_arena(args) -> int:
     names = tuple(spec.strip() for spec in args.agents.split(","))
     options = check_options(args.variant, parse_option_args(args.option))
     variant = load_variant(args.variant, options or None)
-    if args.max_plies and "ply-limit" in variant.option_specs:
-        options["ply-limit"] = args.max_plies
+    if args.max_plies and PLY_LIMIT in variant.option_specs:
+        options[PLY_LIMIT] = args.max_plies
+    starts = start_positions(args, options)  # before anything is written
     match_file, kept = None, []
     if args.record:
         Path(args.record).mkdir(parents=True, exist_ok=True)
@@ -349,7 +359,8 @@ def cmd_arena(args) -> int:
     done = {r.index for r in kept}
     indices = [args.only] if args.only is not None else [i for i in range(args.games) if i not in done]
     jobs = [GameJob(i, args.variant, tuple(sorted(options.items())), names, args.seed + i, args.budget,
-                    args.max_plies, args.record) for i in indices]
+                    args.max_plies, args.record, *(starts[(i // 2) % len(starts)] if starts else ()))
+            for i in indices]
     start = time.perf_counter()
     on_result = (lambda new: match_file.write(sorted(kept + new, key=lambda r: r.index))) if match_file else None
     results = sorted(kept + run_arena(jobs, args.jobs, None if args.quiet else _progress_bar(start),
@@ -372,6 +383,43 @@ def cmd_arena(args) -> int:
     return 1 if any(r.error for r in results) else 0
 
 
+def start_record(path: str, variant: str, options: dict):
+    """The game record at ``path`` to go on from under a match's ``options`` (its ply limit may differ
+    from the record's); a RecordError when it cannot be read or is of another variant or options."""
+    record = load_record(path)
+    if record.variant != variant:
+        raise RecordError(f"a game of {record.variant}, not of {variant}")
+    rules = {k: v for k, v in options.items() if k != PLY_LIMIT}
+    theirs = {k: v for k, v in (record.options or {}).items() if k != PLY_LIMIT}
+    if theirs != rules:
+        raise RecordError(f"its options are {theirs or 'none'}, the match's {rules or 'none'}")
+    return attrs.evolve(record, options=dict(options), result=None)
+
+
+def start_positions(args, options: dict) -> list:
+    """``[(record path, ply), ...]`` for ``--start``: each record's position ``--back`` plies before its
+    end (its first position if it is shorter), checked before anything is played: a record that cannot be
+    read or replayed, of another variant or options, or whose game is over there, is a UsageError."""
+    if not args.start:
+        if args.back is not None:
+            raise UsageError("--back needs --start: the game records to go on from")
+        return []
+    back = args.back or 0
+    starts = []
+    for path in args.start:
+        try:
+            record = start_record(path, args.variant, options)
+            ply = max(0, len(record.moves) - back)
+            over = record.replay(ply).outcome()
+        except GibsonError as exc:
+            raise UsageError(f"--start {path}: {exc}") from None
+        if over is not None:
+            raise UsageError(f"--start {path}: the game is over at ply {ply} ({over.reason}); "
+                             "a larger --back starts before its end")
+        starts.append((str(path), ply))
+    return starts
+
+
 def replay_command(args, index: int) -> str:
     """The command line that plays game ``index`` of this match alone (with its record saved)."""
     words = ["gibson", "arena", args.variant, "--agents", args.agents, "--seed", str(args.seed),
@@ -382,6 +430,8 @@ def replay_command(args, index: int) -> str:
         words += ["--max-plies", str(args.max_plies)]
     for option in args.option or ():
         words += ["--option", option]
+    if args.start:
+        words += ["--start", *args.start] + (["--back", str(args.back)] if args.back is not None else [])
     return shlex.join(words)
 
 
@@ -409,5 +459,10 @@ def add_commands(subparsers) -> None:
     p.add_argument("--resume", action="store_true",
                    help="go on with the match in the --record folder: keep the games its arena.json has, play "
                         "the rest (a larger --games plays more)")
+    p.add_argument("--start", nargs="+", metavar="RECORD",
+                   help="go on from these game records' positions (see --back) instead of new set-ups: game i "
+                        "starts from record (i // 2) mod their number, so each is played from both sides")
+    p.add_argument("--back", type=whole_from(0), default=None, metavar="K",
+                   help="with --start: begin K plies before each record's end (default 0: its last position)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
