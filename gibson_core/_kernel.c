@@ -789,13 +789,14 @@ static long playout(Game *g, long max_plies) {
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
- * unseen [ntypes], square terms [player][type][square], then with Flags the steps of each type to each
+ * unseen [ntypes], which types hunt which [attacker][defender] (0/1), square terms [player][type][square], then with Flags the steps of each type to each
  * player's Base [player][type][square] and to every square [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
-enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_HEADER };
+enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
+       P_MOPUP_WORTH, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *tables, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *hunts, *tables, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -807,14 +808,15 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->vital = pol->mobile + nt;
     pol->breaker = pol->vital + nt;
     pol->secret = pol->breaker + nt;
-    pol->tables = pol->secret + nt;
+    pol->hunts = pol->secret + nt;
+    pol->tables = pol->hunts + nt * nt;
     pol->home = pol->tables + 2 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 6 * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 6 * nt + nt * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.flag_terms */
@@ -861,6 +863,40 @@ static double siege(Game *g, const Policy *pol, int player) {
     return best;
 }
 
+/* ai.values.mopup: far ahead, the steps left to hunt down the enemy's mobile pieces (lower is better) */
+static double mopup(Game *g, const Policy *pol, int player) {
+    size_t nt = (size_t)g->r->ntypes;
+    double worth[2] = {0.0, 0.0}, cap = pol->head[P_MOPUP_WORTH];
+    int sides[2] = {player, 1 - player};
+    for (int k = 0; k < 2; k++) {
+        int side = sides[k];
+        for (int i = 0; i < g->npids[side]; i++) {
+            int pid = g->pids[side][i], t = g->ptype[pid];
+            if (g->square[pid] >= 0 && pol->mobile[t] != 0.0) worth[side] += pol->values[t] < cap ? pol->values[t] : cap;
+        }
+    }
+    if (worth[player] == 0.0) return 0.0;
+    double from = pol->head[P_MOPUP_FROM];
+    double lead = (worth[player] / (worth[player] + worth[1 - player]) - from) / (pol->head[P_MOPUP_FULL] - from);
+    if (lead <= 0.0) return 0.0;
+    if (lead > 1.0) lead = 1.0;
+    int files = g->r->files, far = files + g->size / files;
+    double total = 0.0;
+    for (int j = 0; j < g->npids[1 - player]; j++) {
+        int e = g->pids[1 - player][j], at = g->square[e], te = g->ptype[e];
+        if (at < 0 || pol->mobile[te] == 0.0) continue;
+        int best = far;
+        for (int i = 0; i < g->npids[player]; i++) {
+            int q = g->pids[player][i], sq = g->square[q];
+            if (sq < 0 || pol->hunts[(size_t)g->ptype[q] * nt + te] == 0.0) continue;
+            int d = abs(sq % files - at % files) + abs(sq / files - at / files);
+            if (d < best) best = d;
+        }
+        total += (double)best / far;
+    }
+    return lead * total;
+}
+
 static double winner_bonus(const Policy *pol, int k) { return pol->head[P_SCARCE] * (1.0 - pow(0.5, k)); }
 
 /* ai.values.evaluate */
@@ -884,6 +920,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
+    score -= pol->head[P_MOPUP] * mopup(g, pol, player); /* the searcher's own hunt only */
     return score;
 }
 

@@ -298,6 +298,39 @@ def test_the_kernel_refuses_an_action_the_piece_does_not_have():
 
 
 @needs_kernel
+@pytest.mark.parametrize("name", ["lattaque", "dover-patrol", "tri-tactics", "aviation"])
+def test_the_kernel_scores_a_lopsided_playout_as_the_python_search_does(name):
+    """Far ahead the evaluation hunts the enemy's last movers (``values.mopup``); the kernel counts it to
+    the last bit as the Python search does, from positions where one side keeps a random few of its
+    mobile pieces."""
+    from gibson_core.ai.search import Playout
+    from gibson_core.ai.values import mopup
+
+    variant = load_variant(name)
+    kernel = fastpath.Kernel.for_variant(variant)
+    hunted = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        start = new_game(variant, rng)
+        thin, keep = seed % 2, 0.3 * rng.random()
+        position = {variant.grid.name(start.square[pid]): f"{variant.players[start.owner[pid]]} "
+                    f"{variant.types[start.ptype[pid]].id}"
+                    for pid in range(1, len(start.owner))
+                    if not (start.owner[pid] == thin and variant.types[start.ptype[pid]].mobile
+                            and rng.random() > keep)}
+        state = GameState.from_position(variant, position, variant.players[1 - thin])
+        prey = any(variant.types[state.ptype[pid]].mobile and state.square[pid] >= 0 for pid in state.pids[thin])
+        assert (mopup(state, 1 - thin) > 0.0) == prey and mopup(state, thin) == 0.0
+        hunted += prey
+        for player in (0, 1):
+            ours, theirs = random.Random(seed + 10 * player), random.Random(seed + 10 * player)
+            compiled = kernel.finish_value(state, 6, ours, 0.9, player)
+            python = Playout(variant, theirs).finish(state.copy(), 6, player)
+            assert compiled == python and ours.getstate() == theirs.getstate()
+    assert hunted >= 3
+
+
+@needs_kernel
 def test_a_twister_lends_the_generator_to_the_kernel_and_gives_it_back():
     from gibson_core.ai.search import Playout
 

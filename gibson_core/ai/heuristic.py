@@ -457,11 +457,11 @@ class MoveScorer:
         see, so the guesses about hidden pieces hardly matter here."""
         state = self.state
         if self._before is None:
-            self._before = evaluate(state, self.me, secrecy=False)
+            self._before = evaluate(state, self.me, secrecy=False, hunt=False)
         seen = sum(state.revealed[pid] for pid in state.alive(1 - self.me))
         state.push(move)
         try:
-            gain = evaluate(state, self.me, secrecy=False) - self._before
+            gain = evaluate(state, self.me, secrecy=False, hunt=False) - self._before
             gain += REVEAL * (sum(state.revealed[pid] for pid in state.alive(1 - self.me)) - seen)
         finally:
             state.pop()

@@ -8,8 +8,10 @@
 - :func:`evaluate`: material plus position of one side minus the other's, in a full GameState, plus what
   the variant's way of winning asks for: the last pieces that can win by arriving are worth more than
   their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
-  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), and a
-  piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`).
+  bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), a
+  piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`), the enemy's
+  breakers near our vital immobile piece count against us (:func:`siege`), and far ahead the side whose
+  evaluation it is hunts down the enemy's last movers (:func:`mopup`, that side's hunt only).
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
@@ -30,6 +32,10 @@ FLAG_HOME = 10.0  # ...and bringing it home (full when on the Base)
 FLAG_REACH = 3.0  # a piece that may carry it drawing near the enemy Flag lying somewhere
 FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
 SIEGE = 3.0  # the enemy's nearest breaker beside our vital immobile piece (falling off with the distance)
+MOPUP = 2.0  # per mobile enemy piece: the steps our nearest piece that takes it still has to go, over the board
+MOPUP_FROM = 0.6  # our share of both sides' mobile worth from which the enemy's last mobile pieces are hunted
+MOPUP_FULL = 0.8  # ...and the share at which the hunt counts in full
+MOPUP_WORTH = 10.0  # the most one piece counts for in that share (a vital piece's 100 would swamp it)
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
@@ -387,10 +393,71 @@ def siege(state, player: int) -> float:
     return best
 
 
-def evaluate(state, player: int, secrecy: bool = True) -> float:
+def mopup_table(variant) -> tuple:
+    """``hunts[a][d]``: 1.0 when type ``a`` can move and removes mobile type ``d`` by attacking it and
+    survives (by :func:`usual_outcome`), the pairs :func:`mopup` measures."""
+    cache = _cached(variant)
+    if "mopup" not in cache:
+        usual = usual_table(variant)
+        types = variant.types
+        cache["mopup"] = tuple(tuple(float(types[a].mobile and types[d].mobile and DEFENDER in usual[a][d].removed
+                                           and ATTACKER not in usual[a][d].removed) for d in range(len(types)))
+                               for a in range(len(types)))
+    return cache["mopup"]
+
+
+def mopup(state, player: int) -> float:
+    """How far ``player`` is from hunting down the enemy's mobile pieces once far ahead: for every mobile
+    enemy piece, ``d / far``, ``d`` the orthogonal steps of ``player``'s nearest piece that takes it
+    (``far``, the board's files plus ranks, when none can), times how far ahead ``player`` is: 0 while its
+    share of both sides' mobile worth (each piece at most ``MOPUP_WORTH``) is below ``MOPUP_FROM``, rising
+    to 1 at ``MOPUP_FULL``. A side left with nothing to move loses, and far ahead the way to a win is often
+    to take the enemy's last movers rather than to break its fortress; without this, a side 30 pieces to 7
+    ahead shuffled far from the enemy until the ply limit drew the game. Lower is better for ``player``;
+    a piece taken no longer counts, so taking it always pays."""
+    variant = state.variant
+    hunts = mopup_table(variant)
+    values = piece_values(variant)
+    mobile = [t.mobile for t in variant.types]
+    square, ptype = state.square, state.ptype
+    worth = [0.0, 0.0]
+    for side in (player, 1 - player):
+        for pid in state.pids[side]:
+            t = ptype[pid]
+            if square[pid] >= 0 and mobile[t]:
+                worth[side] += min(values[t], MOPUP_WORTH)
+    if worth[player] == 0.0:
+        return 0.0
+    lead = (worth[player] / (worth[player] + worth[1 - player]) - MOPUP_FROM) / (MOPUP_FULL - MOPUP_FROM)
+    if lead <= 0.0:
+        return 0.0
+    if lead > 1.0:
+        lead = 1.0
+    grid = variant.grid
+    far = grid.files + grid.ranks
+    total = 0.0
+    for e in state.pids[1 - player]:
+        at = square[e]
+        te = ptype[e]
+        if at < 0 or not mobile[te]:
+            continue
+        best = far
+        for q in state.pids[player]:
+            sq = square[q]
+            if sq >= 0 and hunts[ptype[q]][te] != 0.0:
+                d = grid.manhattan(sq, at)
+                if d < best:
+                    best = d
+        total += best / far
+    return lead * total
+
+
+def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> float:
     """Material and position of ``player`` minus the opponent's, with the terms of the variant's way of
-    winning (see the module docstring); ±1000 for a finished game. ``secrecy=False`` leaves out what
-    keeping pieces unseen is worth (:func:`secrecy_values`)."""
+    winning (see the module docstring), and ``player``'s own hunt of the enemy's last movers when far
+    ahead (not the opponent's: so ``evaluate(state, 0)`` is not ``-evaluate(state, 1)`` then); ±1000 for
+    a finished game. ``secrecy=False`` leaves out what keeping pieces unseen is worth
+    (:func:`secrecy_values`), ``hunt=False`` that hunt (:func:`mopup`; the heuristic reads actions so)."""
     result = state.result
     if result is not None:
         if result.is_draw:
@@ -422,6 +489,8 @@ def evaluate(state, player: int, secrecy: bool = True) -> float:
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
+    if hunt:  # the searcher's own hunt only: fleeing a far stronger enemy is no plan
+        score -= MOPUP * mopup(state, player)
     return score
 
 
