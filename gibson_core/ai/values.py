@@ -399,11 +399,19 @@ def mopup_table(variant) -> tuple:
     cache = _cached(variant)
     if "mopup" not in cache:
         usual = usual_table(variant)
-        types = variant.types
-        cache["mopup"] = tuple(tuple(float(types[a].mobile and types[d].mobile and DEFENDER in usual[a][d].removed
-                                           and ATTACKER not in usual[a][d].removed) for d in range(len(types)))
-                               for a in range(len(types)))
+        mobile = mobile_types(variant)
+        cache["mopup"] = tuple(tuple(float(mobile[a] and mobile[d] and DEFENDER in usual[a][d].removed
+                                           and ATTACKER not in usual[a][d].removed) for d in range(len(mobile)))
+                               for a in range(len(mobile)))
     return cache["mopup"]
+
+
+def mobile_types(variant) -> tuple:
+    """``mobile[t]``: whether type ``t`` can move (cached: :func:`mopup` reads it in every evaluation)."""
+    cache = _cached(variant)
+    if "mobile" not in cache:
+        cache["mobile"] = tuple(ptype.mobile for ptype in variant.types)
+    return cache["mobile"]
 
 
 def mopup(state, player: int) -> float:
@@ -418,7 +426,7 @@ def mopup(state, player: int) -> float:
     variant = state.variant
     hunts = mopup_table(variant)
     values = piece_values(variant)
-    mobile = [t.mobile for t in variant.types]
+    mobile = mobile_types(variant)
     square, ptype = state.square, state.ptype
     worth = [0.0, 0.0]
     for side in (player, 1 - player):
