@@ -793,8 +793,8 @@ static long playout(Game *g, long max_plies) {
  * then with Flags the steps of each type to each player's Base [player][type][square] and to every square
  * [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
-enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_DISGUISE, P_MOPUP,
-       P_MOPUP_FROM, P_MOPUP_FULL, P_MOPUP_WORTH, P_HEADER };
+enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
+       P_MOPUP_WORTH, P_HEADER };
 
 typedef struct {
     const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *hunts, *tables, *home, *to;
@@ -864,22 +864,6 @@ static double siege(Game *g, const Policy *pol, int player) {
     return best;
 }
 
-/* ai.values.exposure: how plainly the enemy can tell where player's vital immobile pieces stand */
-static double exposure(Game *g, const Policy *pol, int player) {
-    int unknown = 0;
-    for (int i = 0; i < g->npids[player]; i++) {
-        int pid = g->pids[player][i];
-        if (g->square[pid] >= 0 && !g->moved[pid] && !g->revealed[pid]) unknown++;
-    }
-    double total = 0.0;
-    for (int i = 0; i < g->npids[player]; i++) {
-        int pid = g->pids[player][i];
-        if (g->square[pid] >= 0 && pol->vital[g->ptype[pid]] != 0.0)
-            total += g->revealed[pid] || unknown == 0 ? 1.0 : 1.0 / unknown;
-    }
-    return total;
-}
-
 /* ai.values.mopup: far ahead, the steps left to hunt down the enemy's mobile pieces (lower is better) */
 static double mopup(Game *g, const Policy *pol, int player) {
     size_t nt = (size_t)g->r->ntypes;
@@ -936,10 +920,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     }
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
-    if (pol->head[P_SIEGE] != 0.0) {
-        score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
-        score += pol->head[P_DISGUISE] * (exposure(g, pol, 1 - player) - exposure(g, pol, player));
-    }
+    if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
     score -= pol->head[P_MOPUP] * mopup(g, pol, player); /* the searcher's own hunt only */
     return score;
 }

@@ -596,7 +596,7 @@ class Kernel:
             counted = vals.winning_types(v)  # the kernel's "scarce" types: counted for vals.winner_bonus
             vital, breakers = vals.siege_types(v)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
-                    vals.SIEGE if vital else 0.0, vals.DISGUISE, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH]
+                    vals.SIEGE if vital else 0.0, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(ptype.movement.kind != IMMOBILE) for ptype in v.types]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]

@@ -15,11 +15,9 @@ from gibson_core.ai.values import (
     MOPUP,
     MOPUP_FROM,
     MOPUP_FULL,
-    DISGUISE,
     SECRECY,
     SIEGE,
     evaluate,
-    exposure,
     mopup,
     piece_values,
     secrecy_values,
@@ -251,38 +249,6 @@ def test_the_search_fears_a_breaker_near_its_shielded_flag():
     assert evaluate(far, 0) - evaluate(near, 0) == pytest.approx(SIEGE * (siege(near, 0) - siege(far, 0)))
 
 
-def test_the_search_keeps_its_flag_among_pieces_the_enemy_cannot_tell_from_it():
-    """The enemy looks for L'Attaque's Flag among our pieces that never moved and were never seen: the
-    fewer of them, the plainer it stands (1/N of DISGUISE against us, all of it once seen), and the kernel
-    counts it as the Python evaluation does after every kind of move."""
-    variant = load_variant("lattaque")
-    state = GameState.from_position(variant, {"e1": "blue Flag", "d1": "blue Mine", "f1": "blue Mine",
-                                              "a1": "blue Capt", "e10": "red Flag", "i10": "red Capt"}, "blue")
-    flag, mine, capt = (state.board[variant.grid.index[sq]] for sq in ("e1", "d1", "a1"))
-    assert exposure(state, 0) == pytest.approx(1 / 4) and exposure(state, 1) == pytest.approx(1 / 2)
-    before = evaluate(state, 0)
-    state.moved[capt] = True  # a piece that moved cannot be the Flag
-    assert exposure(state, 0) == pytest.approx(1 / 3)
-    assert before - evaluate(state, 0) == pytest.approx(DISGUISE * (1 / 3 - 1 / 4))
-    state.revealed[mine] = True
-    assert exposure(state, 0) == pytest.approx(1 / 2)
-    state.revealed[flag] = True
-    assert exposure(state, 0) == 1.0
-    assert not any(exposure(new_game(load_variant(name), random.Random(1)), 0)
-                   for name in ("tri-tactics", "aviation", "dover-patrol"))
-    if kernel_or_none(variant) is not None:
-        game = new_game(variant, random.Random(7))
-        fast = FastGame(game)
-        for ply in range(120):
-            assert fast.evaluate(0) == evaluate(game, 0) and fast.evaluate(1) == evaluate(game, 1), ply
-            legal = game.legal_moves()
-            if not legal or game.result is not None:
-                break
-            move = legal[ply * 7 % len(legal)]
-            game.play(move)
-            fast.push(move)
-
-
 def test_far_ahead_the_search_hunts_down_the_enemys_last_movers():
     """Once a side holds more than MOPUP_FROM of both sides' mobile worth, every mobile enemy piece counts
     the steps our nearest piece that takes it still has to go against it (over the board's files plus
@@ -329,7 +295,6 @@ def test_the_evaluation_counts_what_the_enemy_has_not_seen():
     state = GameState.from_position(variant, {"e1": "blue Flag", "a1": "blue Capt", "e10": "red Flag",
                                               "i10": "red Col"}, "blue")
     ours, theirs = (state.board[variant.grid.index[sq]] for sq in ("a1", "i10"))
-    state.moved[ours] = state.moved[theirs] = True  # neither could be a Flag: seeing them tells nothing of one
     hidden, plain = evaluate(state, 0), evaluate(state, 0, secrecy=False)
     state.revealed[theirs] = True
     assert evaluate(state, 0) == pytest.approx(hidden + secret[variant.type_index["Col"]])

@@ -10,8 +10,7 @@
   their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
   bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), a
   piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`), the enemy's
-  breakers near our vital immobile piece count against us (:func:`siege`), and so does how few of our
-  pieces the enemy could still take for it (:func:`exposure`), and far ahead the side whose
+  breakers near our vital immobile piece count against us (:func:`siege`), and far ahead the side whose
   evaluation it is hunts down the enemy's last movers (:func:`mopup`, that side's hunt only).
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
@@ -33,7 +32,6 @@ FLAG_HOME = 10.0  # ...and bringing it home (full when on the Base)
 FLAG_REACH = 3.0  # a piece that may carry it drawing near the enemy Flag lying somewhere
 FLAG_AWAY = 2.0  # our own Flag not lying on our own Base
 SIEGE = 3.0  # the enemy's nearest breaker beside our vital immobile piece (falling off with the distance)
-DISGUISE = 3.0  # our vital immobile piece seen, or one of N pieces the enemy cannot tell from it: 1/N of this
 MOPUP = 2.0  # per mobile enemy piece: the steps our nearest piece that takes it still has to go, over the board
 MOPUP_FROM = 0.6  # our share of both sides' mobile worth from which the enemy's last mobile pieces are hunted
 MOPUP_FULL = 0.8  # ...and the share at which the hunt counts in full
@@ -395,25 +393,6 @@ def siege(state, player: int) -> float:
     return best
 
 
-def exposure(state, player: int) -> float:
-    """How plainly the enemy can tell where ``player``'s vital immobile pieces (L'Attaque's Flag) stand:
-    for each on the board, 1 once it has been seen, else ``1 / N``, ``N`` the pieces of ``player`` on the
-    board that never moved and were never seen (any of which the enemy must still suspect). A side that
-    moved every other piece off its back ranks left its Flag the one unmoved piece behind its revealed
-    Mines, and an enemy Sapper walked straight to it."""
-    vital = siege_types(state.variant)[0]
-    square, ptype, moved, revealed = state.square, state.ptype, state.moved, state.revealed
-    unknown = 0
-    for pid in state.pids[player]:
-        if square[pid] >= 0 and not moved[pid] and not revealed[pid]:
-            unknown += 1
-    total = 0.0
-    for pid in state.pids[player]:
-        if square[pid] >= 0 and ptype[pid] in vital:
-            total += 1.0 if revealed[pid] or unknown == 0 else 1.0 / unknown
-    return total
-
-
 def mopup_table(variant) -> tuple:
     """``hunts[a][d]``: 1.0 when type ``a`` can move and removes mobile type ``d`` by attacking it and
     survives (by :func:`usual_outcome`), the pairs :func:`mopup` measures."""
@@ -518,7 +497,6 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> flo
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
-        score += DISGUISE * (exposure(state, 1 - player) - exposure(state, player))
     if hunt:  # the searcher's own hunt only: fleeing a far stronger enemy is no plan
         score -= MOPUP * mopup(state, player)
     return score
