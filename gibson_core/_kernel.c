@@ -847,6 +847,9 @@ static double flag_terms(Game *g, const Policy *pol, int player) {
     return score;
 }
 
+/* grid.manhattan: orthogonal steps between two squares of a board `files` wide */
+static inline int manhattan(int a, int b, int files) { return abs(a % files - b % files) + abs(a / files - b / files); }
+
 /* ai.values.siege: how near player's vital immobile pieces the enemy's nearest breaker stands */
 static double siege(Game *g, const Policy *pol, int player) {
     int files = g->r->files, far = files + g->size / files;
@@ -857,7 +860,7 @@ static double siege(Game *g, const Policy *pol, int player) {
         for (int j = 0; j < g->npids[1 - player]; j++) {
             int e = g->pids[1 - player][j], at = g->square[e];
             if (at < 0 || pol->breaker[g->ptype[e]] == 0.0) continue;
-            double near = 1.0 - (double)(abs(sq % files - at % files) + abs(sq / files - at / files)) / far;
+            double near = 1.0 - (double)manhattan(sq, at, files) / far;
             if (near > best) best = near;
         }
     }
@@ -890,7 +893,7 @@ static double mopup(Game *g, const Policy *pol, int player) {
         for (int i = 0; i < g->npids[player]; i++) {
             int q = g->pids[player][i], sq = g->square[q];
             if (sq < 0 || pol->hunts[(size_t)g->ptype[q] * nt + te] == 0.0) continue;
-            int d = abs(sq % files - at % files) + abs(sq / files - at / files);
+            int d = manhattan(sq, at, files);
             if (d < best) best = d;
         }
         total += (double)best / far;

@@ -598,7 +598,7 @@ class Kernel:
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
                     vals.SIEGE if vital else 0.0, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
-            flat += [float(ptype.movement.kind != IMMOBILE) for ptype in v.types]
+            flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
             flat += list(vals.secrecy_values(v))
             flat += [x for row in vals.mopup_table(v) for x in row]
