@@ -20,6 +20,7 @@ consistent with every constraint, for search.
 
 from __future__ import annotations
 
+import itertools
 import random
 from bisect import bisect
 from collections import Counter
@@ -30,6 +31,7 @@ import attrs
 from ..events import Moved
 from ..observe import Observation
 from ..pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+from .setup_prior import start_squares
 
 
 def can_travel(piece_type, grid, origin: int, dest: int) -> bool:
@@ -56,13 +58,16 @@ class Beliefs:
 
     ``allowed[handle]`` is the set of type ids still possible for that piece; ``remaining`` counts each type
     not yet seen; ``unseen_removed`` is how many enemy pieces left the board without being identified (they
-    absorb part of ``remaining``, with no constraint beyond their own moves).
+    absorb part of ``remaining``, with no constraint beyond their own moves). ``prior[handle]``, where
+    given, weighs each type by how much likelier it is to have started where that piece started
+    (:mod:`.setup_prior`); the marginals and the samples then follow it as far as the counts allow.
     """
 
     player: str
     allowed: dict  # handle -> frozenset(type id)
     remaining: dict  # type id -> count not yet identified
     unseen_removed: dict  # handle -> frozenset(type id), removed enemy pieces never identified
+    prior: dict = attrs.Factory(dict)  # handle -> {type id: ratio}: the set-up statistics' prior (1: none)
     _marginals: dict | None = None
 
     # -- probabilities -------------------------------------------------------------------------------
@@ -77,29 +82,37 @@ class Beliefs:
         types = [t for t, n in self.remaining.items() if n > 0]
         if not rows or not types:
             return {h: {} for h in self.allowed}
-        # Pieces with the same possible types share one row of weights: balance the classes, not pieces.
-        classes = Counter(frozenset(a & set(types)) or frozenset(types) for a in rows.values())
+        # Pieces with the same possible types and prior share one row of weights: balance the classes.
+        key = {h: self._row_class(h, a, types) for h, a in rows.items()}
+        classes = Counter(key.values())
         # Type order, never a frozenset's (string hashes change between processes): sums stay identical.
-        weight = {c: {t: 1.0 for t in types if t in c} for c in classes}
+        cols = {c: [i for i, t in enumerate(types) if t in c[0]] for c in classes}
+        weight = {c: list(c[1] or itertools.repeat(1.0, len(cols[c]))) for c in classes}
         total = sum(self.remaining[t] for t in types)
-        target = {t: self.remaining[t] * len(rows) / total for t in types}
+        target = [self.remaining[t] * len(rows) / total for t in types]
         for _ in range(rounds):
-            col = Counter()
+            col = [0.0] * len(types)
             for c, w in weight.items():
-                for t, x in w.items():
-                    col[t] += x * classes[c]
-            for w in weight.values():
-                for t in w:
-                    if col[t] > 0:
-                        w[t] *= target[t] / col[t]
-                s = sum(w.values())
-                for t in w:
-                    w[t] /= s
-        out = {}
-        for h, a in self.allowed.items():
-            c = frozenset(a & set(types)) or frozenset(types)
-            out[h] = dict(weight[c])
-        return out
+                n = classes[c]
+                for i, x in zip(cols[c], w, strict=True):
+                    col[i] += x * n
+            scale = [target[i] / col[i] if col[i] > 0 else 1.0 for i in range(len(types))]
+            for c, w in weight.items():
+                for j, i in enumerate(cols[c]):
+                    w[j] *= scale[i]
+                s = sum(w)
+                for j in range(len(w)):
+                    w[j] /= s
+        return {h: {types[i]: x for i, x in zip(cols[key[h]], weight[key[h]], strict=True)} for h in self.allowed}
+
+    def _row_class(self, handle: int, allowed: frozenset, types: list) -> tuple:
+        """``(possible types, their prior ratios in type order or None)``: pieces alike in both share one
+        row of the balance."""
+        possible = frozenset(allowed & set(types)) or frozenset(types)
+        ratios = self.prior.get(handle)
+        if not ratios:
+            return possible, None
+        return possible, tuple(ratios.get(t, 1.0) for t in types if t in possible)
 
     def most_likely(self, handle: int) -> str | None:
         """The likeliest type of a hidden piece (None for an unknown handle)."""
@@ -127,7 +140,9 @@ class Beliefs:
                         ok = False
                         break
                     options = [t for t, n in left.items() if n > 0] or sorted(rows[h])
-                weights = list(accumulate(left[t] for t in options))
+                ratios = self.prior.get(h)
+                weights = list(accumulate(left[t] * ratios.get(t, 1.0) for t in options) if ratios
+                               else accumulate(left[t] for t in options))
                 if weights[-1] > 0:  # rng.choices(options, weights), drawn exactly as it draws
                     t = options[bisect(weights, draw() * (weights[-1] + 0.0), 0, len(options) - 1)]
                 else:
@@ -139,8 +154,9 @@ class Beliefs:
         return {h: out.get(h) or sorted(self.allowed[h])[0] for h in self.allowed}
 
 
-def infer_beliefs(observation: Observation, variant) -> Beliefs:
-    """Beliefs of ``observation.player`` about every unrevealed enemy piece."""
+def infer_beliefs(observation: Observation, variant, prior: dict | None = None) -> Beliefs:
+    """Beliefs of ``observation.player`` about every unrevealed enemy piece; ``prior`` (``{square name:
+    {type id: ratio}}``, :func:`.setup_prior.setup_ratios`) weighs each piece's types by where it started."""
     me = observation.player
     grid = variant.grid
     type_ids = [t.id for t in variant.types]
@@ -187,11 +203,16 @@ def infer_beliefs(observation: Observation, variant) -> Beliefs:
     for h, types in possible.items():
         allowed[h] = frozenset(types & alive) or frozenset(alive)
     on_board = {p.handle for p in hidden_on_board}
+    weights = {}
+    if prior:
+        start = start_squares(observation)
+        weights = {h: prior[start[h]] for h in possible if start.get(h) in prior}
     return Beliefs(
         player=me,
         allowed={h: s for h, s in allowed.items() if h in on_board},
         remaining=remaining,
         unseen_removed={h: s for h, s in allowed.items() if h not in on_board},
+        prior=weights,
     )
 
 

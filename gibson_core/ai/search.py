@@ -37,17 +37,18 @@ keyed by Move objects), which plays every other variant. Only the worlds are sam
 Strength levels are budgets of the same agent (``make_agent("search", level="hard")`` or the registry
 names ``search-easy``, ``search-medium``, ``search-hard``):
 
-========  ==================  ==========  ====  =====  =====  =====  =====
-level     seconds per move    iterations  pool  depth  width  reach  trees
-========  ==================  ==========  ====  =====  =====  =====  =====
-easy      0.05                150         16    6      12     --     1
-medium    0.2                 10000       32    6      12     --     1
-hard      1.0                 50000       128   6      12     --     4
-========  ==================  ==========  ====  =====  =====  =====  =====
+========  ==================  ==========  ====  =====  =====  =====  =====  =====
+level     seconds per move    iterations  pool  depth  width  reach  trees  prior
+========  ==================  ==========  ====  =====  =====  =====  =====  =====
+easy      0.05                150         16    6      12     --     1      0.75
+medium    0.2                 10000       32    6      12     --     1      0.75
+hard      1.0                 50000       128   6      12     --     4      0.75
+========  ==================  ==========  ====  =====  =====  =====  =====  =====
 
-Whichever limit comes first stops the search (``--``: no bound on a path's moves). Hard spends its second
-on four trees, each grown as medium grows its one (a quarter of the time, the iterations and the worlds:
-32 of 128), and plays the root move with the most visits summed over them. One tree grown on 3-4 times
+Whichever limit comes first stops the search (``--``: no bound on a path's moves); ``prior`` is the share
+of the set-up statistics in the beliefs the worlds are sampled from (:mod:`.setup_prior`; 0: uniform).
+Hard spends its second on four trees, each grown as medium grows its one (a quarter of the time, the
+iterations and the worlds: 32 of 128), and plays the root move with the most visits summed over them. One tree grown on 3-4 times
 medium's iterations did not beat medium once both ran in the kernel, whatever its shape (docs/ai.md): the
 deeper a tree, the more of the game the opponent in it plays as if it saw our pieces, while more trees
 only see more of the beliefs and average out each tree's accidents. A ``budget`` given to
@@ -71,7 +72,9 @@ from ..pieces import IMMOBILE
 from ..seeding import derive
 from .analysis import Analysis, ScoredMove
 from .base import Agent
+from .beliefs import infer_beliefs
 from .heuristic import HeuristicAgent, MoveScorer
+from .setup_prior import setup_ratios
 from .values import CombatProbe, distance_to, evaluate, piece_values, square_tables
 from .world import variant_of
 
@@ -79,8 +82,9 @@ from .world import variant_of
 class Level(NamedTuple):
     """A strength level's budget and shape: seconds and iterations a move (whichever ends first), sampled
     worlds, playout plies after the tree, root candidates, the most moves on a path through the tree
-    (the root's move included; the playout plays on below), and how many trees share the budget (each
-    grown on its own share of the worlds, their root visits summed)."""
+    (the root's move included; the playout plays on below), how many trees share the budget (each
+    grown on its own share of the worlds, their root visits summed), and the share of the set-up
+    statistics in the beliefs' prior (:mod:`.setup_prior`; 0: the uniform prior)."""
 
     seconds: float
     iterations: int
@@ -89,11 +93,14 @@ class Level(NamedTuple):
     width: int
     reach: int
     trees: int = 1
+    prior: float = 0.0
 
 
 UNBOUNDED = 1_000_000_000  # a reach no path can attain: more moves than any search has iterations
-LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, UNBOUNDED), "medium": Level(0.2, 10000, 32, 6, 12, UNBOUNDED),
-          "hard": Level(1.0, 50000, 128, 6, 12, UNBOUNDED, 4)}
+SETUP_PRIOR = 0.75  # share of the set-up statistics in every level's beliefs (docs/ai.md, "Beliefs")
+LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, UNBOUNDED, 1, SETUP_PRIOR),
+          "medium": Level(0.2, 10000, 32, 6, 12, UNBOUNDED, 1, SETUP_PRIOR),
+          "hard": Level(1.0, 50000, 128, 6, 12, UNBOUNDED, 4, SETUP_PRIOR)}
 
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
@@ -247,11 +254,12 @@ class SearchAgent(Agent):
 
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
                  depth: int | None = None, width: int | None = None, reuse: bool = True, compiled: bool = True,
-                 pool: int | None = None, reach: int | None = None, trees: int | None = None):
+                 pool: int | None = None, reach: int | None = None, trees: int | None = None,
+                 prior: float | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         given = {"iterations": iterations, "pool": pool, "depth": depth, "width": width, "reach": reach,
-                 "trees": trees}
+                 "trees": trees, "prior": prior}
         shape = LEVELS[level]._replace(**{k: v for k, v in given.items() if v is not None})
         if shape.pool < 1:
             raise ValueError(f"pool must be at least 1, not {shape.pool}")
@@ -263,6 +271,9 @@ class SearchAgent(Agent):
         self.seconds = shape.seconds if seconds == -1.0 else seconds
         self.iterations, self.pool, self.reach = shape.iterations, shape.pool, shape.reach
         self.depth, self.width, self.trees = shape.depth, shape.width, shape.trees
+        if not 0.0 <= shape.prior <= 1.0:
+            raise ValueError(f"prior must be between 0 and 1, not {shape.prior}")
+        self.prior = shape.prior  # share of the set-up statistics in the beliefs' prior; 0: none
         self.reuse = reuse
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
@@ -318,7 +329,9 @@ class SearchAgent(Agent):
         seconds = budget if budget is not None else self.seconds
         deadline = None if seconds is None else start + SLACK * seconds  # the rest: ranking, a late iteration
         variant = variant_of(observation)
-        scorer = MoveScorer(observation, variant, rng)
+        enemy = next(p for p in variant.players if p != observation.player)
+        ratios = setup_ratios(variant, enemy, self.prior)
+        scorer = MoveScorer(observation, variant, rng, infer_beliefs(observation, variant, ratios) if ratios else None)
         # Every move is scored, even when that alone outruns the budget on a loaded machine: leaving moves
         # out (as once tried) made the search play worse than the heuristic it starts from
         scored = sorted(((scorer.score(m), i) for i, m in enumerate(legal)), reverse=True)
