@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from gibson_core.ai import make_agent
+from gibson_core.ai import make_agent, setup_prior
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import planned_setup
 from gibson_core.ai.setup_prior import setup_frequencies, setup_ratios, start_squares
@@ -125,7 +125,14 @@ def test_the_prior_finds_the_flag_on_the_back_rank():
 
 
 def test_the_search_takes_the_prior_as_a_setting():
-    """``search:prior=S`` sets the share; outside 0..1 is refused with a clear error."""
+    """``search:prior=S`` sets the share (every level has one); outside 0..1 is refused with a clear
+    error; the set-up statistics are counted while the search sets up, not on its first move's clock."""
     assert make_agent("search", prior=0.5).prior == 0.5
+    assert make_agent("search-easy").prior == make_agent("search-hard").prior > 0
     with pytest.raises(ValueError, match="prior"):
         make_agent("search", prior=1.5)
+    variant = load_variant("lattaque")
+    blue, red = variant.players
+    setup_prior._RATIOS.pop((variant, red, 0.5), None)
+    make_agent("search", prior=0.5).choose_setup(variant, blue, random.Random(0))
+    assert (variant, red, 0.5) in setup_prior._RATIOS

@@ -281,6 +281,10 @@ class SearchAgent(Agent):
         self._tree: tuple | None = None  # (moves so far when it was searched, the trees, our move text)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
+        """The heuristic's planned set-up; the set-up statistics of the enemy are counted now (once per
+        process and variant), so that the first move's budget is not spent on them."""
+        if self.prior:
+            setup_ratios(variant, next(p for p in variant.players if p != player), self.prior)
         return self._setup.choose_setup(variant, player, rng)
 
     def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None):

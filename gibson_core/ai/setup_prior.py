@@ -24,7 +24,8 @@ from ..observe import Observation
 
 SAMPLES = 256  # set-ups drawn per variant and player: about 0.6 s for the largest shipped army, once
 SHRINK = 32  # pseudo-set-ups of the army's plain shares added to each square's counts (see setup_frequencies)
-_TABLES: dict = {}
+_TABLES: dict = {}  # (variant, player) -> setup_frequencies
+_RATIOS: dict = {}  # (variant, player, share) -> setup_ratios
 
 
 def setup_frequencies(variant, player: str) -> dict:
@@ -61,11 +62,15 @@ def setup_ratios(variant, player: str, share: float) -> dict:
     the rest uniform (1 everywhere). ``share`` 0 gives no table (no prior)."""
     if share <= 0:
         return {}
-    total = sum(t.count for t in variant.types) or 1
-    base = {t.id: t.count / total for t in variant.types if t.count}
-    keep = 1.0 - min(share, 1.0)
-    return {sq: {t: keep + (1.0 - keep) * freq.get(t, 0.0) / b for t, b in base.items()}
-            for sq, freq in setup_frequencies(variant, player).items()}
+    key = (variant, player, share)
+    table = _RATIOS.get(key)
+    if table is None:
+        total = sum(t.count for t in variant.types) or 1
+        base = {t.id: t.count / total for t in variant.types if t.count}
+        keep = 1.0 - min(share, 1.0)
+        table = _RATIOS[key] = {sq: {t: keep + (1.0 - keep) * freq.get(t, 0.0) / b for t, b in base.items()}
+                                for sq, freq in setup_frequencies(variant, player).items()}
+    return table
 
 
 def start_squares(observation: Observation) -> dict:
