@@ -1,7 +1,8 @@
 """``gibson bench --agent NAME``: how long an agent takes to choose a move, measured (never asserted).
 
-The agent chooses a move in ``positions`` midgame positions (random games, 40 to 200 plies in) after one
-warm-up move (the first move of a process builds the variant's cached tables). Reported: wall-clock
+The agent chooses a move in ``positions`` midgame positions (random games, 40 to 200 plies in) after it has
+chosen a set-up for each side, as it does before a game (the search counts the enemy's set-up statistics
+then), and one warm-up move (the first move of a process builds the variant's cached tables). Reported: wall-clock
 milliseconds per move (mean, 95th percentile, maximum), processor milliseconds per move (the machine's load
 shows as the difference), and search iterations per move when the agent searches.
 """
@@ -28,6 +29,8 @@ def time_agent(variant_name: str, spec: str, positions: int = 20, seed: int = 1,
     for i in range(positions + 1):
         states += midgame_positions(variant, rng, 1, plies=40 + (160 * i) // max(positions, 1))
     agent = agent_from_spec(spec)
+    for player in variant.players:  # the positions are both sides': set up as each, as a game begins
+        agent.choose_setup(variant, player, derive(seed, "bench setup", player))
     walls, cpus, iterations = [], [], []
     for i, state in enumerate(states):
         obs = observe(state, state.player)
