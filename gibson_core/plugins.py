@@ -174,7 +174,11 @@ def load_variant(name: str, options: dict | None = None) -> Variant:
     if not isinstance(name, str) or name not in specs:
         raise _unknown_variant(name, specs)
     if options:  # typed and checked against the plain variant's declared options, so they make a cache key
-        options = check_option_values(load_variant(name).option_specs, options, name)
+        plain = load_variant(name)
+        options = check_option_values(plain.option_specs, options, name)
+        # an option given at its default changes nothing: the plain variant's key (an Observation spells
+        # every option out, and the search's load of it from there must be the object its set-up saw)
+        options = {k: v for k, v in options.items() if v != plain.options.get(k)}
     key = (name, tuple(sorted((options or {}).items())))
     cached = _VARIANT_CACHE.get(key)
     if cached is not None:

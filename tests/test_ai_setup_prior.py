@@ -9,6 +9,7 @@ from gibson_core.ai import make_agent, setup_prior
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import planned_setup
 from gibson_core.ai.setup_prior import setup_frequencies, setup_ratios, start_squares
+from gibson_core.ai.world import variant_of
 from gibson_core.observe import observe
 from gibson_core.plugins import load_variant, variant_names
 from gibson_core.state import GameState
@@ -133,9 +134,9 @@ def test_the_search_takes_the_prior_as_a_setting():
         make_agent("search", prior=1.5)
     variant = load_variant("lattaque")
     blue, red = variant.players
-    key = (*setup_prior._key(variant, red), 0.5)
+    key = (variant, red, 0.5)
     setup_prior._RATIOS.pop(key, None)
     make_agent("search", prior=0.5).choose_setup(variant, blue, random.Random(0))
     assert key in setup_prior._RATIOS
-    # the search's own load of the variant from an Observation (its options spelled out) shares the table
-    assert setup_prior._key(load_variant("lattaque", {"ply-limit": 2000}), red) == setup_prior._key(variant, red)
+    # the search's own load of the variant from an Observation (every option spelled out) is that variant
+    assert variant_of(observe(planned_game("lattaque", 1), blue)) is variant

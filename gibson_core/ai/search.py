@@ -48,8 +48,8 @@ hard      1.0                 50000       128   6      12     --     4      0.75
 Whichever limit comes first stops the search (``--``: no bound on a path's moves); ``prior`` is the share
 of the set-up statistics in the beliefs the worlds are sampled from (:mod:`.setup_prior`; 0: uniform).
 Hard spends its second on four trees, each grown as medium grows its one (a quarter of the time, the
-iterations and the worlds: 32 of 128), and plays the root move with the most visits summed over them. One tree grown on 3-4 times
-medium's iterations did not beat medium once both ran in the kernel, whatever its shape (docs/ai.md): the
+iterations and the worlds: 32 of 128), and plays the root move with the most visits summed over them. One
+tree grown on 3-4 times medium's iterations did not beat medium once both ran in the kernel, whatever its shape (docs/ai.md): the
 deeper a tree, the more of the game the opponent in it plays as if it saw our pieces, while more trees
 only see more of the beliefs and average out each tree's accidents. A ``budget`` given to
 :meth:`choose_move` replaces the level's seconds. ``seconds=None`` with an ``iterations`` count makes the
@@ -283,9 +283,12 @@ class SearchAgent(Agent):
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
         """The heuristic's planned set-up; the set-up statistics of the enemy are counted now (once per
         process and variant), so that the first move's budget is not spent on them."""
-        if self.prior:
-            setup_ratios(variant, next(p for p in variant.players if p != player), self.prior)
+        self._enemy_setups(variant, player)
         return self._setup.choose_setup(variant, player, rng)
+
+    def _enemy_setups(self, variant, player: str) -> dict:
+        """The set-up statistics' ratios of ``player``'s enemy at this agent's share (empty: no prior)."""
+        return setup_ratios(variant, variant.players[1 - variant.player_index(player)], self.prior)
 
     def choose_move(self, observation: Observation, rng: random.Random, budget: float | None = None):
         legal = observation.legal_moves
@@ -333,8 +336,7 @@ class SearchAgent(Agent):
         seconds = budget if budget is not None else self.seconds
         deadline = None if seconds is None else start + SLACK * seconds  # the rest: ranking, a late iteration
         variant = variant_of(observation)
-        enemy = next(p for p in variant.players if p != observation.player)
-        ratios = setup_ratios(variant, enemy, self.prior)
+        ratios = self._enemy_setups(variant, observation.player)
         scorer = MoveScorer(observation, variant, rng, infer_beliefs(observation, variant, ratios) if ratios else None)
         # Every move is scored, even when that alone outruns the budget on a loaded machine: leaving moves
         # out (as once tried) made the search play worse than the heuristic it starts from

@@ -24,8 +24,8 @@ from ..observe import Observation
 
 SAMPLES = 256  # set-ups drawn per variant and player: about 0.6 s for the largest shipped army, once
 SHRINK = 32  # pseudo-set-ups of the army's plain shares added to each square's counts (see setup_frequencies)
-_TABLES: dict = {}  # (variant name, options, player) -> setup_frequencies
-_RATIOS: dict = {}  # (variant name, options, player, share) -> setup_ratios
+_TABLES: dict = {}  # (variant, player) -> setup_frequencies
+_RATIOS: dict = {}  # (variant, player, share) -> setup_ratios
 
 
 def setup_frequencies(variant, player: str) -> dict:
@@ -36,7 +36,7 @@ def setup_frequencies(variant, player: str) -> dict:
     piece stands on a given square in a handful of the samples, and raw counts that small are mostly
     noise (L'Attaque's Commander-in-Chief, Brigadier-General and Spy were believed less well with them
     than without any prior); shrunk, only what the samples show again and again moves the beliefs."""
-    key = _key(variant, player)
+    key = (variant, player)
     table = _TABLES.get(key)
     if table is None:
         from .heuristic import planned_setup  # the planner scores with what the beliefs feed: import late
@@ -49,9 +49,8 @@ def setup_frequencies(variant, player: str) -> dict:
                     counts.setdefault(square, Counter())[type_id] += 1
         except GibsonError:  # a variant whose set-ups the planner cannot make: no statistics, no prior
             counts = {}
-        total = sum(t.count for t in variant.types) or 1
-        plain = {t.id: SHRINK * t.count / total for t in variant.types if t.count}
-        table = _TABLES[key] = {sq: {t: (c[t] + k) / (c.total() + SHRINK) for t, k in plain.items()}
+        shares = army_shares(variant)
+        table = _TABLES[key] = {sq: {t: (c[t] + SHRINK * b) / (c.total() + SHRINK) for t, b in shares.items()}
                                 for sq, c in counts.items()}
     return table
 
@@ -62,21 +61,19 @@ def setup_ratios(variant, player: str, share: float) -> dict:
     the rest uniform (1 everywhere). ``share`` 0 gives no table (no prior)."""
     if share <= 0:
         return {}
-    key = (*_key(variant, player), share)
+    key = (variant, player, share)
     table = _RATIOS.get(key)
     if table is None:
-        total = sum(t.count for t in variant.types) or 1
-        base = {t.id: t.count / total for t in variant.types if t.count}
-        keep = 1.0 - min(share, 1.0)
-        table = _RATIOS[key] = {sq: {t: keep + (1.0 - keep) * freq.get(t, 0.0) / b for t, b in base.items()}
+        keep, shares = 1.0 - min(share, 1.0), army_shares(variant)
+        table = _RATIOS[key] = {sq: {t: keep + (1.0 - keep) * freq.get(t, 0.0) / b for t, b in shares.items()}
                                 for sq, freq in setup_frequencies(variant, player).items()}
     return table
 
 
-def _key(variant, player: str) -> tuple:
-    """A cache key that two loads of the same variant with the same options share (an Observation's own
-    load of it is another object with its default options spelled out)."""
-    return variant.name, tuple(sorted(variant.options.items(), key=repr)), player
+def army_shares(variant) -> dict:
+    """``{type id: its share of the army}`` for every type the army has: the uniform prior's odds."""
+    total = sum(t.count for t in variant.types) or 1
+    return {t.id: t.count / total for t in variant.types if t.count}
 
 
 def start_squares(observation: Observation) -> dict:

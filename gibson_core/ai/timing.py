@@ -2,8 +2,8 @@
 
 The agent chooses a move in ``positions`` midgame positions (random games, 40 to 200 plies in) after it has
 chosen a set-up for each side, as it does before a game (the search counts the enemy's set-up statistics
-then), and one warm-up move (the first move of a process builds the variant's cached tables). Reported: wall-clock
-milliseconds per move (mean, 95th percentile, maximum), processor milliseconds per move (the machine's load
+then), and one warm-up move (the first move of a process builds the variant's cached tables). Reported:
+wall-clock milliseconds per move (mean, 95th percentile, maximum), processor milliseconds per move (the machine's load
 shows as the difference), and search iterations per move when the agent searches.
 """
 
