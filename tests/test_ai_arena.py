@@ -211,3 +211,19 @@ def test_bad_start_positions_are_refused_before_anything_is_played(tmp_path, cap
         err = capsys.readouterr().err
         assert said in err and "Traceback" not in err, (more, err)
         assert not list((tmp_path / "refused").glob("game-*.json"))
+
+
+def test_a_record_goes_on_under_the_options_it_was_played_with(tmp_path, capsys):
+    """Records spell every option out, at its default too: a match without options goes on from them, and
+    one under other options is refused."""
+    assert main(["arena", "dover-patrol", "--agents", "random,random", "--games", "1", "--max-plies", "10",
+                 "--quiet", "--record", str(tmp_path / "src")]) == 0
+    source = str(tmp_path / "src" / "game-00000.json")
+    assert load_game(source)[0].options  # the defaults, spelled out
+    args = ["arena", "dover-patrol", "--agents", "random,random", "--games", "2", "--max-plies", "20", "--quiet",
+            "--start", source]
+    assert main([*args, "--record", str(tmp_path / "on")]) == 0
+    capsys.readouterr()
+    assert main([*args, "--option", "first-capture", "--record", str(tmp_path / "other")]) == 2
+    err = capsys.readouterr().err
+    assert "its options are" in err and "Traceback" not in err

@@ -391,7 +391,11 @@ def start_record(path: str, variant: str, options: dict):
         raise RecordError(f"a game of {record.variant}, not of {variant}")
     rules = {k: v for k, v in options.items() if k != PLY_LIMIT}
     theirs = {k: v for k, v in (record.options or {}).items() if k != PLY_LIMIT}
-    if theirs != rules:
+    try:  # options spelled out at their defaults (as every record has them) are no options
+        same = load_variant(variant, theirs) is load_variant(variant, rules)
+    except GibsonError as err:
+        raise RecordError(f"its options: {err}") from None
+    if not same:
         raise RecordError(f"its options are {theirs or 'none'}, the match's {rules or 'none'}")
     return attrs.evolve(record, options=dict(options), result=None)
 
