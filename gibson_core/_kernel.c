@@ -820,6 +820,27 @@ static size_t policy_size(const Rules *r) {
     return P_HEADER + 6 * nt + nt * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
+/* ai.values.blasted_types: would an enemy effect in reach of square destroy player's type t arriving there */
+static int blasted(const Game *g, int t, int square, int player) {
+    const Rules *r = g->r;
+    const int32_t *reach = r->sec[S_REACH], *sql = r->sec[S_SQLIST], *eff = r->sec[S_EFFECT], *mask = r->sec[S_MASK];
+    int nreach = reach[0], nt = r->ntypes;
+    const int32_t *p = reach + 1;
+    for (int k = 0; k < nreach; k++, p += 1 + nt) {
+        const int32_t *row = sql + sql[p[0] + square];
+        for (int i = 1; i <= row[0]; i++) {
+            int q = g->board[row[i]];
+            if (!q || g->owner[q] == player) continue;
+            int lst = p[1 + g->ptype[q]];
+            for (int e = 0; e < eff[lst]; e++) {
+                const int32_t *f = eff + eff[lst + 1 + e];
+                if (f[F_KIND] != 1 && mask[f[F_TARGETS] + t] && !mask[f[F_SPARE] + t] && !mask[f[F_BACKFIRE] + t]) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* ai.values.flag_terms */
 static double flag_terms(Game *g, const Policy *pol, int player) {
     const Rules *r = g->r;
@@ -836,7 +857,7 @@ static double flag_terms(Game *g, const Policy *pol, int player) {
         double best = far;
         for (int i = 0; i < g->npids[player]; i++) {
             int pid = g->pids[player][i], at = g->square[pid], t = g->ptype[pid];
-            if (at < 0 || mask[fl[G_CANNOT] + t] || (mined && !mask[fl[G_PICKUP] + t])) continue;
+            if (at < 0 || mask[fl[G_CANNOT] + t] || (mined && !mask[fl[G_PICKUP] + t]) || blasted(g, t, sq, player)) continue;
             double d = pol->to[((size_t)t * size + sq) * size + at];
             if (d < best) best = d;
         }

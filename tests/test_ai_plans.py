@@ -17,7 +17,10 @@ from gibson_core.ai.values import (
     MOPUP_FULL,
     SECRECY,
     SIEGE,
+    blasted_types,
+    distance_to,
     evaluate,
+    flag_terms,
     mopup,
     piece_values,
     secrecy_values,
@@ -280,6 +283,31 @@ def test_far_ahead_the_search_hunts_down_the_enemys_last_movers():
     assert evaluate(taken, 0) > evaluate(nearer, 0)
     level = new_game(variant, random.Random(3))
     assert mopup(level, 0) == 0.0 == mopup(level, 1)
+
+
+def test_a_piece_a_blast_would_destroy_on_the_flags_square_cannot_fetch_it():
+    """The enemy Flag lying beside one of its Mines can only be picked up by the pieces the Mine spares
+    (the blast comes first): the Flag terms count the nearest of those, not a Destroyer standing nearer,
+    and the kernel counts it exactly so."""
+    variant = load_variant("dover-patrol")
+    base = {"c3": "blue AuxC", "h10": "blue Dst", "g6": "blue ML", "g12": "red MTB", "a12": "red PV"}
+    mined = GameState.from_position(variant, {**base, "f11": "red Mine"}, "blue")
+    clear = GameState.from_position(variant, base, "blue")
+    f10, index = variant.grid.index["f10"], variant.type_index
+    assert index["Dst"] in blasted_types(mined, f10, 0) and index["ML"] not in blasted_types(mined, f10, 0)
+    assert blasted_types(clear, f10, 0) == frozenset() == blasted_types(mined, f10, 1)
+    far = variant.grid.files + variant.grid.ranks
+
+    def reach(t, sq):  # FLAG_REACH's share for the nearest carrier of type t on sq
+        return 1.0 - distance_to(variant, index[t], f10)[variant.grid.index[sq]] / far
+
+    assert flag_terms(clear, 0) == pytest.approx(3.0 * reach("Dst", "h10"))
+    assert flag_terms(mined, 0) == pytest.approx(3.0 * reach("ML", "g6"))
+    assert reach("ML", "g6") < reach("Dst", "h10")
+    if kernel_or_none(variant) is not None:
+        for state in (mined, clear):
+            assert FastGame(state).evaluate(0) == evaluate(state, 0)
+            assert FastGame(state).evaluate(1) == evaluate(state, 1)
 
 
 def test_the_evaluation_counts_what_the_enemy_has_not_seen():

@@ -321,10 +321,41 @@ def distance_to(variant, t: int, target: int) -> list:
     return hit
 
 
+def blasted_types(state, sq: int, player: int) -> frozenset:
+    """The types of ``player``'s pieces that an automatic effect of an enemy piece in reach of ``sq`` would
+    destroy on arriving there (a Mine's blast beside it; empty without effects): such a piece cannot pick
+    up a Flag lying on ``sq``, as the blast comes first."""
+    table = _blast_table(state.variant)
+    if not table:
+        return frozenset()
+    board, owner, ptype = state.board, state.owner, state.ptype
+    out = frozenset()
+    for squares, by_type in table:
+        for a in squares[sq]:
+            q = board[a]
+            if q and owner[q] != player and by_type[ptype[q]]:
+                out |= by_type[ptype[q]]
+    return out
+
+
+def _blast_table(variant) -> tuple:
+    """``((squares, blasts), ...)``, one pair per reach of the variant's effects: ``squares[sq]`` within
+    that reach of ``sq``, ``blasts[q]`` the arriving types a piece of type ``q`` destroys so (cached)."""
+    cache = _cached(variant)
+    if "blasts" not in cache:
+        tables = variant.rules.get("effects")
+        cache["blasts"] = tuple(
+            (squares, tuple(frozenset(t for effect in effects if effect.kind != "reveal" for t in effect.targets
+                                      if effect.hits(t) and t not in effect.backfire) for effects in by_type))
+            for squares, by_type in (tables.reaches if tables is not None else ()))
+    return cache["blasts"]
+
+
 def flag_terms(state, player: int) -> float:
     """The Flags' part of :func:`evaluate` for ``player`` (0 for a variant without Flags): holding the enemy
-    Flag, and the way home with it; else our nearest possible carrier's way to it; our own Flag away from
-    our Base counts against us."""
+    Flag, and the way home with it; else our nearest possible carrier's way to it (not counting a piece an
+    enemy effect would destroy on the Flag's square, :func:`blasted_types`); our own Flag away from our
+    Base counts against us."""
     flags = state.variant.rules.get("flags")
     if flags is None:
         return 0.0
@@ -341,11 +372,12 @@ def flag_terms(state, player: int) -> float:
         score += FLAG_HELD + FLAG_HOME * max(0.0, 1.0 - d / far)
     elif not carrier:
         able = flags.mined_pickup if mined else None
+        blasted = blasted_types(state, sq, player)
         best = far
         for pid in state.pids[player]:
             at = square[pid]
             t = ptype[pid]
-            if at < 0 or t in flags.cannot_carry or (able is not None and t not in able):
+            if at < 0 or t in flags.cannot_carry or (able is not None and t not in able) or t in blasted:
                 continue
             best = min(best, distance_to(variant, t, sq)[at])
         score += FLAG_REACH * max(0.0, 1.0 - best / far)
