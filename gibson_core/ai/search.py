@@ -41,13 +41,16 @@ names ``search-easy``, ``search-medium``, ``search-hard``):
 level     seconds per move    iterations  pool  depth  width  reach  trees  prior
 ========  ==================  ==========  ====  =====  =====  =====  =====  =====
 easy      0.05                150         16    6      12     --     1      0.75
-medium    0.2                 10000       32    6      12     --     1      0.75
-hard      1.0                 50000       128   6      12     --     4      0.75
+medium    0.2                 10000       32    6      40     --     1      0.75
+hard      1.0                 50000       128   6      40     --     4      0.75
 ========  ==================  ==========  ====  =====  =====  =====  =====  =====
 
 Whichever limit comes first stops the search (``--``: no bound on a path's moves); ``prior`` is the share
 of the set-up statistics in the beliefs the worlds are sampled from (:mod:`.setup_prior`; 0: uniform).
-Hard spends its second on four trees, each grown as medium grows its one (a quarter of the time, the
+Medium and hard weigh the heuristic's best 40 moves at the root (nearly every move of a turn), not its best
+12 as they did until the seventeenth session: the moves that carry a plan of many moves (a Troop Carrier
+walking in, a gun brought to the front, a hunter far off) were often not among the heuristic's first 12,
+so the search never weighed them (docs/ai.md, "Measured strength"). Easy's 150 iterations keep 12. Hard spends its second on four trees, each grown as medium grows its one (a quarter of the time, the
 iterations and the worlds: 32 of 128), and plays the root move with the most visits summed over them. One
 tree grown on 3-4 times medium's iterations did not beat medium once both ran in the kernel, whatever its shape (docs/ai.md): the
 deeper a tree, the more of the game the opponent in it plays as if it saw our pieces, while more trees
@@ -99,8 +102,8 @@ class Level(NamedTuple):
 UNBOUNDED = 1_000_000_000  # a reach no path can attain: more moves than any search has iterations
 SETUP_PRIOR = 0.75  # share of the set-up statistics in every level's beliefs (docs/ai.md, "Beliefs")
 LEVELS = {"easy": Level(0.05, 150, 16, 6, 12, UNBOUNDED, 1, SETUP_PRIOR),
-          "medium": Level(0.2, 10000, 32, 6, 12, UNBOUNDED, 1, SETUP_PRIOR),
-          "hard": Level(1.0, 50000, 128, 6, 12, UNBOUNDED, 4, SETUP_PRIOR)}
+          "medium": Level(0.2, 10000, 32, 6, 40, UNBOUNDED, 1, SETUP_PRIOR),
+          "hard": Level(1.0, 50000, 128, 6, 40, UNBOUNDED, 4, SETUP_PRIOR)}
 
 EXPLORE = 2.0  # UCB exploration constant, in material units
 PRIOR = 1.0  # weight of the heuristic prior at the root (it fades as a move is visited)
