@@ -59,6 +59,11 @@ class Effect:
         """True when an arriving piece of type ``t`` suffers this effect."""
         return t in self.targets and t not in self.spare
 
+    def destroys(self, t: int) -> bool:
+        """True when an arriving piece of type ``t`` is removed by this effect (a destroy effect that hits it
+        and does not backfire on it)."""
+        return self.kind == "destroy" and t not in self.backfire and self.hits(t)
+
 
 @attrs.frozen
 class Action:

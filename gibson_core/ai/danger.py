@@ -143,7 +143,7 @@ class DangerMap:
                         continue
                     for squares, by_type in self.tables.reaches:
                         for effect in by_type[g]:
-                            if effect.kind == "destroy" and t not in effect.backfire and effect.hits(t):
+                            if effect.destroys(t):
                                 for a in squares[sq]:
                                     spared[a] *= 1.0 - p
             hit = self._destroy[key] = [1.0 - x for x in spared]

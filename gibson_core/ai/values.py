@@ -345,8 +345,8 @@ def _blast_table(variant) -> tuple:
     if "blasts" not in cache:
         tables = variant.rules.get("effects")
         cache["blasts"] = tuple(
-            (squares, tuple(frozenset(t for effect in effects if effect.kind != "reveal" for t in effect.targets
-                                      if effect.hits(t) and t not in effect.backfire) for effects in by_type))
+            (squares, tuple(frozenset(t for effect in effects for t in effect.targets if effect.destroys(t))
+                            for effects in by_type))
             for squares, by_type in (tables.reaches if tables is not None else ()))
     return cache["blasts"]
 
