@@ -857,9 +857,9 @@ static double flag_terms(Game *g, const Policy *pol, int player) {
         double best = far;
         for (int i = 0; i < g->npids[player]; i++) {
             int pid = g->pids[player][i], at = g->square[pid], t = g->ptype[pid];
-            if (at < 0 || mask[fl[G_CANNOT] + t] || (mined && !mask[fl[G_PICKUP] + t]) || blasted(g, t, sq, player)) continue;
+            if (at < 0 || mask[fl[G_CANNOT] + t] || (mined && !mask[fl[G_PICKUP] + t])) continue;
             double d = pol->to[((size_t)t * size + sq) * size + at];
-            if (d < best) best = d;
+            if (d < best && !blasted(g, t, sq, player)) best = d; /* the effects read only for a nearer piece */
         }
         double m = 1.0 - best / far;
         score += pol->head[P_FLAG_REACH] * (m > 0.0 ? m : 0.0);
