@@ -392,7 +392,7 @@ def start_record(path: str, variant: str, options: dict):
     rules = {k: v for k, v in options.items() if k != PLY_LIMIT}
     theirs = {k: v for k, v in (record.options or {}).items() if k != PLY_LIMIT}
     try:  # options spelled out at their defaults (as every record has them) are no options
-        same = load_variant(variant, theirs) is load_variant(variant, rules)
+        same = load_variant(variant, theirs).options == load_variant(variant, rules).options
     except GibsonError as err:
         raise RecordError(f"its options: {err}") from None
     if not same:
