@@ -50,7 +50,9 @@ of the set-up statistics in the beliefs the worlds are sampled from (:mod:`.setu
 Medium and hard weigh the heuristic's best 40 moves at the root (nearly every move of a turn), not its best
 12 as they did until the seventeenth session: the moves that carry a plan of many moves (a Troop Carrier
 walking in, a gun brought to the front, a hunter far off) were often not among the heuristic's first 12,
-so the search never weighed them (docs/ai.md, "Measured strength"). Easy's 150 iterations keep 12. Hard spends its second on four trees, each grown as medium grows its one (a quarter of the time, the
+so the search never weighed them (docs/ai.md, "Measured strength"). Easy's 150 iterations keep 12.
+
+Hard spends its second on four trees, each grown as medium grows its one (a quarter of the time, the
 iterations and the worlds: 32 of 128), and plays the root move with the most visits summed over them. One
 tree grown on 3-4 times medium's iterations did not beat medium once both ran in the kernel, whatever its shape (docs/ai.md): the
 deeper a tree, the more of the game the opponent in it plays as if it saw our pieces, while more trees
