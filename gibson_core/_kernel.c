@@ -789,15 +789,16 @@ static long playout(Game *g, long max_plies) {
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
- * unseen [ntypes], which types hunt which [attacker][defender] (0/1), square terms [player][type][square],
+ * unseen [ntypes], which types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to
+ * the goal of the winners by arriving [player][type][square] (-1: not a winner),
  * then with Flags the steps of each type to each player's Base [player][type][square] and to every square
  * [type][target][square]. The same operations in the
  * same order as the Python code, so the floating-point results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
-       P_MOPUP_WORTH, P_HEADER };
+       P_MOPUP_WORTH, P_PUSH, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *hunts, *tables, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *hunts, *tables, *goal, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -811,13 +812,14 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->secret = pol->breaker + nt;
     pol->hunts = pol->secret + nt;
     pol->tables = pol->hunts + nt * nt;
-    pol->home = pol->tables + 2 * nt * size;
+    pol->goal = pol->tables + 2 * nt * size;
+    pol->home = pol->goal + 2 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 6 * nt + nt * nt + 2 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 6 * nt + nt * nt + 4 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.blasted_types: would an enemy effect in reach of square destroy player's type t arriving there */
@@ -888,9 +890,8 @@ static double siege(Game *g, const Policy *pol, int player) {
     return best;
 }
 
-/* ai.values.mopup: far ahead, the steps left to hunt down the enemy's mobile pieces (lower is better) */
-static double mopup(Game *g, const Policy *pol, int player) {
-    size_t nt = (size_t)g->r->ntypes;
+/* ai.values.hunt_lead: how far ahead player is, 0..1, by its share of both sides' mobile worth */
+static double hunt_lead(Game *g, const Policy *pol, int player) {
     double worth[2] = {0.0, 0.0}, cap = pol->head[P_MOPUP_WORTH];
     int sides[2] = {player, 1 - player};
     for (int k = 0; k < 2; k++) {
@@ -904,7 +905,12 @@ static double mopup(Game *g, const Policy *pol, int player) {
     double from = pol->head[P_MOPUP_FROM];
     double lead = (worth[player] / (worth[player] + worth[1 - player]) - from) / (pol->head[P_MOPUP_FULL] - from);
     if (lead <= 0.0) return 0.0;
-    if (lead > 1.0) lead = 1.0;
+    return lead > 1.0 ? 1.0 : lead;
+}
+
+/* ai.values.mopup: far ahead (lead > 0), the steps left to hunt down the enemy's mobile pieces (lower is better) */
+static double mopup(Game *g, const Policy *pol, int player, double lead) {
+    size_t nt = (size_t)g->r->ntypes;
     int files = g->r->files, far = files + g->size / files;
     double total = 0.0;
     for (int j = 0; j < g->npids[1 - player]; j++) {
@@ -920,6 +926,21 @@ static double mopup(Game *g, const Policy *pol, int player) {
         total += (double)best / far;
     }
     return lead * total;
+}
+
+/* ai.values.arrival: how near player's nearest winner by arriving stands to its goal, 1 - steps / far */
+static double arrival(Game *g, const Policy *pol, int player) {
+    size_t nt = (size_t)g->r->ntypes, size = (size_t)g->size;
+    int files = g->r->files, far = files + g->size / files;
+    double best = (double)far;
+    for (int i = 0; i < g->npids[player]; i++) {
+        int pid = g->pids[player][i], sq = g->square[pid];
+        if (sq < 0) continue;
+        double d = pol->goal[((size_t)player * nt + g->ptype[pid]) * size + sq];
+        if (d >= 0.0 && d < best) best = d;
+    }
+    double near = 1.0 - best / far;
+    return near > 0.0 ? near : 0.0;
 }
 
 static double winner_bonus(const Policy *pol, int k) { return pol->head[P_SCARCE] * (1.0 - pow(0.5, k)); }
@@ -945,7 +966,11 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
-    score -= pol->head[P_MOPUP] * mopup(g, pol, player); /* the searcher's own hunt only */
+    double lead = hunt_lead(g, pol, player); /* the searcher's own hunt and push only */
+    if (lead > 0.0) {
+        score -= pol->head[P_MOPUP] * mopup(g, pol, player, lead);
+        score += pol->head[P_PUSH] * (lead * arrival(g, pol, player));
+    }
     return score;
 }
 

@@ -586,7 +586,7 @@ class Kernel:
     def policy(self) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
         values, scarce types, which types can move, the vital immobile types and their breakers, each type's
-        worth unseen, which types hunt which, square terms, and with Flags the steps of each type to each
+        worth unseen, which types hunt which, square terms, each type's steps to its goal, and with Flags the steps of each type to each
         Base and to every square (``gibson_core.ai.values``)."""
         if self._policy is None:
             from .ai import values as vals
@@ -596,13 +596,16 @@ class Kernel:
             counted = vals.winning_types(v)  # the kernel's "scarce" types: counted for vals.winner_bonus
             vital, breakers = vals.siege_types(v)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
-                    vals.SIEGE if vital else 0.0, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH]
+                    vals.SIEGE if vital else 0.0, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH,
+                    vals.PUSH]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
             flat += list(vals.secrecy_values(v))
             flat += [x for row in vals.mopup_table(v) for x in row]
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
+            for p in range(len(v.players)):  # steps to the goal of the winners by arriving, -1 for the rest
+                flat += [x for dist in vals.goal_distances(v, p) for x in (dist if dist is not None else [-1.0] * size)]
             flags = v.rules.get("flags")
             if flags is not None:
                 flat += [x for base in flags.bases for t in range(nt) for x in vals.distance_to(v, t, base)]

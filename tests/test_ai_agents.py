@@ -61,6 +61,29 @@ def test_search_respects_its_iteration_budget():
         state.play(move)
 
 
+def test_the_search_overrides_the_heuristics_first_choice_only_by_its_margin():
+    """The heuristic's first choice is played unless the move the search visited most has a mean better by
+    ``margin``: without iterations the search plays the heuristic's choice, with them its own, and with a
+    margin no mean can reach the heuristic's again."""
+    from gibson_core.bench import new_game
+
+    variant = load_variant("lattaque")
+    rng = random.Random(0)
+    state = new_game(variant, rng)
+    for _ in range(55):
+        state.play(rng.choice(state.legal_moves()))
+    observation = observe(state, state.player)
+
+    def choice(**shape):
+        return str(make_agent("search", seconds=None, pool=8, **shape).choose_move(observation, random.Random(7)))
+
+    first = choice(iterations=0)
+    assert choice(iterations=300) != first
+    assert choice(iterations=300, margin=1e9) == first
+    with pytest.raises(ValueError, match="margin"):
+        make_agent("search", margin=-1.0)
+
+
 @pytest.mark.parametrize(("pool", "iterations", "sampled"), [(4, 30, 4), (32, 10, 10), (1, 5, 1)])
 def test_search_samples_a_pool_of_determinizations(monkeypatch, pool, iterations, sampled):
     """Each move samples ``pool`` hidden worlds (fewer when the iterations run out first) and cycles

@@ -15,17 +15,21 @@ from gibson_core.ai.values import (
     MOPUP,
     MOPUP_FROM,
     MOPUP_FULL,
+    PUSH,
     SECRECY,
     SIEGE,
     blasted_types,
     distance_to,
     evaluate,
     flag_terms,
+    goal_distances,
+    hunt_lead,
     mopup,
     piece_values,
     secrecy_values,
     siege,
     siege_types,
+    square_tables,
     winner_bonus,
 )
 from gibson_core.bench import new_game
@@ -283,6 +287,44 @@ def test_far_ahead_the_search_hunts_down_the_enemys_last_movers():
     assert evaluate(taken, 0) > evaluate(nearer, 0)
     level = new_game(variant, random.Random(3))
     assert mopup(level, 0) == 0.0 == mopup(level, 1)
+
+
+def test_far_ahead_the_search_pushes_its_nearest_winner_home():
+    """Far ahead, the nearest of our pieces that win by arriving counts ``PUSH`` times the lead for every
+    step it comes nearer its goal (over the board's files plus ranks), beyond the goal pull every winner
+    has: an Aviation side 22 pieces to 6 ahead moved its Searchlights while its Troop Carriers waited 7
+    steps from the goal until the ply limit drew the game. Only the nearest winner counts, only for the
+    side ahead, and level armies push nothing."""
+    variant = load_variant("aviation")
+    tc = variant.type_index["TC"]
+    table, goal = square_tables(variant)[0][tc], goal_distances(variant, 0)[tc]
+    far = variant.grid.files + variant.grid.ranks
+    index = variant.grid.index
+    army = {"a1": "blue TSFSq", "b1": "blue SSFSq", "c1": "blue BSq", "f1": "blue FTS", "g1": "blue FTS",
+            "h1": "blue FSS", "a2": "blue FSS", "h12": "red Bmr", "a12": "red RP", "g2": "blue TC"}
+
+    def position(tc_square, **more):
+        return GameState.from_position(variant, {**army, tc_square: "blue TC", **more}, "red")
+
+    before, after = position("c5"), position("d6")
+    assert goal[index["d6"]] == goal[index["c5"]] - 1 < goal[index["g2"]]
+    lead = hunt_lead(before, 0)
+    assert lead == hunt_lead(after, 0) == 1.0 and hunt_lead(before, 1) == 0.0
+    step = table[index["d6"]] - table[index["c5"]]
+    hunt = MOPUP * (mopup(before, 0) - mopup(after, 0))  # the Troop Carrier also hunts red's Bomber
+    assert evaluate(after, 0) - evaluate(before, 0) == pytest.approx(step + hunt + PUSH * lead / far)
+    assert evaluate(after, 1) - evaluate(before, 1) == pytest.approx(-step)  # the side behind: the pull only
+    # the Troop Carrier further off is not pushed: a step of it counts its goal pull alone
+    others = {sq: piece for sq, piece in army.items() if sq != "g2"}
+    behind = GameState.from_position(variant, {**others, "c5": "blue TC", "f3": "blue TC"}, "red")
+    hunt = MOPUP * (mopup(before, 0) - mopup(behind, 0))
+    assert evaluate(behind, 0) - evaluate(before, 0) == pytest.approx(table[index["f3"]] - table[index["g2"]] + hunt)
+    # level armies: no push
+    level = {**army, **{sq: f"red {kind}" for sq, kind in (("a11", "TSFSq"), ("b11", "SSFSq"), ("c11", "BSq"),
+                                                           ("f11", "FTS"), ("g11", "FTS"), ("h11", "FSS"))}}
+    flat = [GameState.from_position(variant, {**level, sq: "blue TC"}, "red") for sq in ("c5", "d6")]
+    assert hunt_lead(flat[0], 0) == 0.0
+    assert evaluate(flat[1], 0) - evaluate(flat[0], 0) == pytest.approx(step)
 
 
 def test_a_piece_a_blast_would_destroy_on_the_flags_square_cannot_fetch_it():

@@ -26,7 +26,11 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
 
 The move visited most is played (the robust child: UCB comes back to the moves that keep looking best,
 and the heuristic's score starts each at ``PRIOR_VISITS`` visits, so with a tiny budget the heuristic's
-order stands; with more time the search's own findings win). Between moves the tree is reused:
+order stands; with more time the search's own findings win), unless its mean beats the mean of the
+heuristic's first choice by less than ``margin`` (``MARGIN``, 0.5 material units): then the heuristic's
+choice is played. Where every move's playouts end alike, the mean of a few hundred iterations differs by
+noise alone, and the most visited move was a Searchlight's shuffle while the heuristic's first choice
+walked a winner towards its goal. Between moves the tree is reused:
 the child for our move and the opponent's reply, when both are in the tree, becomes the new root.
 
 Where the compiled kernel plays the variant (``gibson_core.fastpath``), the tree and the iterations live
@@ -113,6 +117,7 @@ SLACK = 0.9  # share of the budget the iterations may use
 PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this many visits
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
+MARGIN = 0.5  # the heuristic's first choice is played unless the search's best beats its mean by this much
 
 
 class Playout:
@@ -260,7 +265,7 @@ class SearchAgent(Agent):
     def __init__(self, level: str = "medium", seconds: float | None = -1.0, iterations: int | None = None,
                  depth: int | None = None, width: int | None = None, reuse: bool = True, compiled: bool = True,
                  pool: int | None = None, reach: int | None = None, trees: int | None = None,
-                 prior: float | None = None):
+                 prior: float | None = None, margin: float = MARGIN):
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
         given = {"iterations": iterations, "pool": pool, "depth": depth, "width": width, "reach": reach,
@@ -280,6 +285,9 @@ class SearchAgent(Agent):
             raise ValueError(f"prior must be between 0 and 1, not {shape.prior}")
         self.prior = shape.prior  # share of the set-up statistics in the beliefs' prior; 0: none
         self.reuse = reuse
+        if not margin >= 0.0:
+            raise ValueError(f"margin must be at least 0, not {margin}")
+        self.margin = margin  # the search overrides the heuristic's first choice only when it is this much better
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
         self._setup = HeuristicAgent()
@@ -380,6 +388,9 @@ class SearchAgent(Agent):
         # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
         # and the heuristic's score counts as PRIOR_VISITS visits, so an unsearched position keeps its choice)
         ranked.sort(key=lambda s: (s.visits, s.score), reverse=True)
+        first = next((i for i, s in enumerate(ranked) if s.move is candidates[0]), None)
+        if first and ranked[0].score - ranked[first].score < self.margin:
+            ranked.insert(0, ranked.pop(first))
         seen = {str(s.move) for s in ranked}
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, forest, scorer

@@ -36,6 +36,7 @@ MOPUP = 2.0  # per mobile enemy piece: the steps our nearest piece that takes it
 MOPUP_FROM = 0.6  # our share of both sides' mobile worth from which the enemy's last mobile pieces are hunted
 MOPUP_FULL = 0.8  # ...and the share at which the hunt counts in full
 MOPUP_WORTH = 10.0  # the most one piece counts for in that share (a vital piece's 100 would swamp it)
+PUSH = 10.0  # far ahead, our nearest winner by arriving: this much times the lead as its steps to go fall to 0
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
@@ -446,17 +447,12 @@ def mobile_types(variant) -> tuple:
     return cache["mobile"]
 
 
-def mopup(state, player: int) -> float:
-    """How far ``player`` is from hunting down the enemy's mobile pieces once far ahead: for every mobile
-    enemy piece, ``d / far``, ``d`` the orthogonal steps of ``player``'s nearest piece that takes it
-    (``far``, the board's files plus ranks, when none can), times how far ahead ``player`` is: 0 while its
-    share of both sides' mobile worth (each piece at most ``MOPUP_WORTH``) is below ``MOPUP_FROM``, rising
-    to 1 at ``MOPUP_FULL``. A side left with nothing to move loses, and far ahead the way to a win is often
-    to take the enemy's last movers rather than to break its fortress; without this, a side 30 pieces to 7
-    ahead shuffled far from the enemy until the ply limit drew the game. Lower is better for ``player``;
-    a piece taken no longer counts, so taking it always pays."""
+def hunt_lead(state, player: int) -> float:
+    """How far ahead ``player`` is, from 0 to 1: 0 while its share of both sides' mobile worth (each piece
+    at most ``MOPUP_WORTH``) is below ``MOPUP_FROM``, rising to 1 at ``MOPUP_FULL`` (0 with nothing to
+    move). Far ahead, :func:`evaluate` hunts the enemy's last movers (:func:`mopup`) and pushes our
+    nearest winner by arriving home (:func:`arrival`), each times this lead."""
     variant = state.variant
-    hunts = mopup_table(variant)
     values = piece_values(variant)
     mobile = mobile_types(variant)
     square, ptype = state.square, state.ptype
@@ -471,8 +467,25 @@ def mopup(state, player: int) -> float:
     lead = (worth[player] / (worth[player] + worth[1 - player]) - MOPUP_FROM) / (MOPUP_FULL - MOPUP_FROM)
     if lead <= 0.0:
         return 0.0
-    if lead > 1.0:
-        lead = 1.0
+    return 1.0 if lead > 1.0 else lead
+
+
+def mopup(state, player: int, lead: float | None = None) -> float:
+    """How far ``player`` is from hunting down the enemy's mobile pieces once far ahead: for every mobile
+    enemy piece, ``d / far``, ``d`` the orthogonal steps of ``player``'s nearest piece that takes it
+    (``far``, the board's files plus ranks, when none can), times how far ahead ``player`` is
+    (:func:`hunt_lead`, read from ``state`` unless given). A side left with nothing to move loses, and far
+    ahead the way to a win is often to take the enemy's last movers rather than to break its fortress;
+    without this, a side 30 pieces to 7 ahead shuffled far from the enemy until the ply limit drew the
+    game. Lower is better for ``player``; a piece taken no longer counts, so taking it always pays."""
+    if lead is None:
+        lead = hunt_lead(state, player)
+    if lead <= 0.0:
+        return 0.0
+    variant = state.variant
+    hunts = mopup_table(variant)
+    mobile = mobile_types(variant)
+    square, ptype = state.square, state.ptype
     grid = variant.grid
     far = grid.files + grid.ranks
     total = 0.0
@@ -490,6 +503,27 @@ def mopup(state, player: int) -> float:
                     best = d
         total += best / far
     return lead * total
+
+
+def arrival(state, player: int) -> float:
+    """How near ``player``'s nearest piece that wins by arriving stands to its goal: ``1 - d / far`` (at
+    least 0), ``d`` its steps (:func:`goal_distances`), 0 without one. Far ahead :func:`evaluate` counts it
+    ``PUSH`` times the lead: the goal pull alone (``GOAL_PULL`` a step) was lost in the playouts' noise, and
+    an Aviation side 22 pieces to 6 ahead moved its Searchlights while its Troop Carriers waited 7 steps
+    from the goal until the ply limit drew the game."""
+    variant = state.variant
+    goals = goal_distances(variant, player)
+    square, ptype = state.square, state.ptype
+    far = variant.grid.files + variant.grid.ranks
+    best = float(far)
+    for pid in state.pids[player]:
+        sq = square[pid]
+        if sq >= 0:
+            dist = goals[ptype[pid]]
+            if dist is not None and dist[sq] < best:
+                best = dist[sq]
+    near = 1.0 - best / far
+    return near if near > 0.0 else 0.0
 
 
 def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> float:
@@ -529,8 +563,11 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> flo
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
-    if hunt:  # the searcher's own hunt only: fleeing a far stronger enemy is no plan
-        score -= MOPUP * mopup(state, player)
+    if hunt:  # the searcher's own hunt and push only: fleeing a far stronger enemy is no plan
+        lead = hunt_lead(state, player)
+        if lead > 0.0:
+            score -= MOPUP * mopup(state, player, lead)
+            score += PUSH * (lead * arrival(state, player))
     return score
 
 
