@@ -10,8 +10,9 @@
   their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
   bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), a
   piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`), the enemy's
-  breakers near our vital immobile piece count against us (:func:`siege`), and far ahead the side whose
-  evaluation it is hunts down the enemy's last movers (:func:`mopup`, that side's hunt only).
+  breakers near our vital immobile piece count against us (:func:`siege`), and far ahead
+  (:func:`hunt_lead`) the side whose evaluation it is hunts down the enemy's last movers (:func:`mopup`)
+  and pushes its nearest winner by arriving home (:func:`arrival`), that side's only.
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
