@@ -586,8 +586,8 @@ class Kernel:
     def policy(self) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
         values, scarce types, which types can move, the vital immobile types and their breakers, each type's
-        worth unseen, which types hunt which, square terms, each type's steps to its goal, and with Flags the steps of each type to each
-        Base and to every square (``gibson_core.ai.values``)."""
+        worth unseen, which types hunt which, square terms, each type's steps to its goal, and with Flags the
+        steps of each type to each Base and to every square (``gibson_core.ai.values``)."""
         if self._policy is None:
             from .ai import values as vals
 
