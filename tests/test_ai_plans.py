@@ -303,8 +303,8 @@ def test_far_ahead_the_search_pushes_its_nearest_winner_home():
     army = {"a1": "blue TSFSq", "b1": "blue SSFSq", "c1": "blue BSq", "f1": "blue FTS", "g1": "blue FTS",
             "h1": "blue FSS", "a2": "blue FSS", "h12": "red Bmr", "a12": "red RP", "g2": "blue TC"}
 
-    def position(tc_square, **more):
-        return GameState.from_position(variant, {**army, tc_square: "blue TC", **more}, "red")
+    def position(tc_square):
+        return GameState.from_position(variant, {**army, tc_square: "blue TC"}, "red")
 
     before, after = position("c5"), position("d6")
     assert goal[index["d6"]] == goal[index["c5"]] - 1 < goal[index["g2"]]
