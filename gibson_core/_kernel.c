@@ -789,7 +789,7 @@ static long playout(Game *g, long max_plies) {
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
- * unseen [ntypes], which types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to
+ * unseen [ntypes], which types the hunt counts as prey [ntypes], which types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to
  * the goal of the winners by arriving [player][type][square] (-1: not a winner),
  * then with Flags the steps of each type to each player's Base [player][type][square] and to every square
  * [type][target][square]. The same operations in the
@@ -798,7 +798,7 @@ enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCAR
        P_MOPUP_WORTH, P_PUSH, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *hunts, *tables, *goal, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *hunts, *tables, *goal, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -810,7 +810,8 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->vital = pol->mobile + nt;
     pol->breaker = pol->vital + nt;
     pol->secret = pol->breaker + nt;
-    pol->hunts = pol->secret + nt;
+    pol->prey = pol->secret + nt;
+    pol->hunts = pol->prey + nt;
     pol->tables = pol->hunts + nt * nt;
     pol->goal = pol->tables + 2 * nt * size;
     pol->home = pol->goal + 2 * nt * size;
@@ -819,7 +820,7 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 6 * nt + nt * nt + 4 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 7 * nt + nt * nt + 4 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.blasted_types: would an enemy effect in reach of square destroy player's type t arriving there */
@@ -908,14 +909,14 @@ static double hunt_lead(Game *g, const Policy *pol, int player) {
     return lead > 1.0 ? 1.0 : lead;
 }
 
-/* ai.values.mopup: far ahead (lead > 0), the steps left to hunt down the enemy's mobile pieces (lower is better) */
+/* ai.values.mopup: far ahead (lead > 0), the steps left to hunt down the enemy's prey pieces (lower is better) */
 static double mopup(Game *g, const Policy *pol, int player, double lead) {
     size_t nt = (size_t)g->r->ntypes;
     int files = g->r->files, far = files + g->size / files;
     double total = 0.0;
     for (int j = 0; j < g->npids[1 - player]; j++) {
         int e = g->pids[1 - player][j], at = g->square[e], te = g->ptype[e];
-        if (at < 0 || pol->mobile[te] == 0.0) continue;
+        if (at < 0 || pol->prey[te] == 0.0) continue;
         int best = far;
         for (int i = 0; i < g->npids[player]; i++) {
             int q = g->pids[player][i], sq = g->square[q];

@@ -586,8 +586,9 @@ class Kernel:
     def policy(self) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
         values, scarce types, which types can move, the vital immobile types and their breakers, each type's
-        worth unseen, which types hunt which, square terms, each type's steps to its goal, and with Flags the
-        steps of each type to each Base and to every square (``gibson_core.ai.values``)."""
+        worth unseen, which types the hunt counts, which types hunt which, square terms, each type's steps
+        to its goal, and with Flags the steps of each type to each Base and to every square
+        (``gibson_core.ai.values``)."""
         if self._policy is None:
             from .ai import values as vals
 
@@ -601,7 +602,7 @@ class Kernel:
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
-            flat += list(vals.secrecy_values(v))
+            flat += list(vals.secrecy_values(v)) + [float(p) for p in vals.prey_types(v)]
             flat += [x for row in vals.mopup_table(v) for x in row]
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             for p in range(len(v.players)):  # steps to the goal of the winners by arriving, -1 for the rest

@@ -26,6 +26,7 @@ from gibson_core.ai.values import (
     hunt_lead,
     mopup,
     piece_values,
+    prey_types,
     secrecy_values,
     siege,
     siege_types,
@@ -287,6 +288,40 @@ def test_far_ahead_the_search_hunts_down_the_enemys_last_movers():
     assert evaluate(taken, 0) > evaluate(nearer, 0)
     level = new_game(variant, random.Random(3))
     assert mopup(level, 0) == 0.0 == mopup(level, 1)
+
+
+def test_far_ahead_the_hunt_counts_the_mines_that_wall_the_last_movers_in():
+    """A Battleship in a corner of its harbour, every square an attack on it would start from beside a
+    Mine, cannot be taken until a Mine Sweeper has lifted the Mines: far ahead, the hunt counts each Mine
+    (an immobile piece whose effect destroys) as prey for the types that remove it, so the Mine Sweeper is
+    drawn to them and its loss costs the hunt. Immobile pieces without such an effect are no prey. The
+    kernel counts the same."""
+    variant = load_variant("dover-patrol")
+    kind = variant.type_index
+    assert prey_types(variant)[kind["Mine"]] and prey_types(variant)[kind["BS"]]
+    for other in ("aviation", "lattaque", "tri-tactics"):
+        v = load_variant(other)
+        assert [prey_types(v)[t] for t in range(len(v.types))] == [p.mobile for p in v.types]
+    base = {"c3": "blue FS", "b1": "blue VF", "a2": "blue BSq", "h12": "red BS", "f12": "red Mine",
+            "f11": "red Mine", "g11": "red Mine"}
+
+    def position(**changes):
+        return GameState.from_position(variant, {**base, **changes}, "blue")
+
+    far = variant.grid.files + variant.grid.ranks
+    swept, nearer, unswept = position(h8="blue MS"), position(h9="blue MS"), position(h8="blue PV")
+    lead = hunt_lead(swept, 0)
+    assert lead > 0.9 and hunt_lead(nearer, 0) == lead
+    # the Battleship is hunted by the Flagship from c3 (5 + 9 steps); the Mines only by the Mine Sweeper
+    # from h8: to f12 2 + 4 steps, to f11 2 + 3, to g11 1 + 3
+    assert mopup(swept, 0) == pytest.approx(lead * (14 + 6 + 5 + 4) / far)
+    assert mopup(swept, 0) - mopup(nearer, 0) == pytest.approx(lead * 3 / far)
+    # no Mine Sweeper: each Mine counts as far as the board
+    assert mopup(unswept, 0) == pytest.approx(hunt_lead(unswept, 0) * (14 + 3 * far) / far)
+    kernel = kernel_or_none(variant)
+    if kernel is not None:
+        for state in (swept, nearer, unswept):
+            assert kernel.finish_value(state, 0, random.Random(1), 0.9, 0) == evaluate(state, 0)
 
 
 def test_far_ahead_the_search_pushes_its_nearest_winner_home():

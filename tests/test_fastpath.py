@@ -300,11 +300,11 @@ def test_the_kernel_refuses_an_action_the_piece_does_not_have():
 @needs_kernel
 @pytest.mark.parametrize("name", ["lattaque", "dover-patrol", "tri-tactics", "aviation"])
 def test_the_kernel_scores_a_lopsided_playout_as_the_python_search_does(name):
-    """Far ahead the evaluation hunts the enemy's last movers (``values.mopup``); the kernel counts it to
-    the last bit as the Python search does, from positions where one side keeps a random few of its
-    mobile pieces."""
+    """Far ahead the evaluation hunts the enemy's last movers and the Mines that wall them in
+    (``values.mopup``); the kernel counts it to the last bit as the Python search does, from positions
+    where one side keeps a random few of its mobile pieces."""
     from gibson_core.ai.search import Playout
-    from gibson_core.ai.values import mopup
+    from gibson_core.ai.values import mopup, prey_types
 
     variant = load_variant(name)
     kernel = fastpath.Kernel.for_variant(variant)
@@ -319,7 +319,7 @@ def test_the_kernel_scores_a_lopsided_playout_as_the_python_search_does(name):
                     if not (start.owner[pid] == thin and variant.types[start.ptype[pid]].mobile
                             and rng.random() > keep)}
         state = GameState.from_position(variant, position, variant.players[1 - thin])
-        prey = any(variant.types[state.ptype[pid]].mobile and state.square[pid] >= 0 for pid in state.pids[thin])
+        prey = any(prey_types(variant)[state.ptype[pid]] and state.square[pid] >= 0 for pid in state.pids[thin])
         assert (mopup(state, 1 - thin) > 0.0) == prey and mopup(state, thin) == 0.0
         hunted += prey
         for player in (0, 1):

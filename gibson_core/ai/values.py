@@ -428,16 +428,29 @@ def siege(state, player: int) -> float:
 
 
 def mopup_table(variant) -> tuple:
-    """``hunts[a][d]``: 1.0 when type ``a`` can move and removes mobile type ``d`` by attacking it and
-    survives (by :func:`usual_outcome`), the pairs :func:`mopup` measures."""
+    """``hunts[a][d]``: 1.0 when type ``a`` can move and removes type ``d``, one :func:`prey_types` counts,
+    by attacking it and survives (by :func:`usual_outcome`), the pairs :func:`mopup` measures."""
     cache = _cached(variant)
     if "mopup" not in cache:
         usual = usual_table(variant)
-        mobile = mobile_types(variant)
-        cache["mopup"] = tuple(tuple(float(mobile[a] and mobile[d] and DEFENDER in usual[a][d].removed
+        mobile, prey = mobile_types(variant), prey_types(variant)
+        cache["mopup"] = tuple(tuple(float(mobile[a] and prey[d] and DEFENDER in usual[a][d].removed
                                            and ATTACKER not in usual[a][d].removed) for d in range(len(mobile)))
                                for a in range(len(mobile)))
     return cache["mopup"]
+
+
+def prey_types(variant) -> tuple:
+    """``prey[t]``: whether the hunt of the last movers (:func:`mopup`) counts an enemy piece of type ``t``:
+    every mobile type, and the immobile types whose effect destroys what arrives beside them (Dover Patrol's
+    Mines). Those wall a fortress: a Battleship in a corner of its harbour, every square an attack on it
+    would start from beside a Mine, cannot be taken until a Mine Sweeper has lifted the Mines, and the
+    search, 30 pieces to 2 ahead, drew such games at the ply limit with its Mine Sweeper far off (cached)."""
+    cache = _cached(variant)
+    if "prey" not in cache:
+        blasters = {q for _squares, blasts in _blast_table(variant) for q, hit in enumerate(blasts) if hit}
+        cache["prey"] = tuple(ptype.mobile or t in blasters for t, ptype in enumerate(variant.types))
+    return cache["prey"]
 
 
 def mobile_types(variant) -> tuple:
@@ -472,9 +485,10 @@ def hunt_lead(state, player: int) -> float:
 
 
 def mopup(state, player: int, lead: float | None = None) -> float:
-    """How far ``player`` is from hunting down the enemy's mobile pieces once far ahead: for every mobile
-    enemy piece, ``d / far``, ``d`` the orthogonal steps of ``player``'s nearest piece that takes it
-    (``far``, the board's files plus ranks, when none can), times how far ahead ``player`` is
+    """How far ``player`` is from hunting down the enemy's mobile pieces once far ahead: for every enemy
+    piece :func:`prey_types` counts (the mobile ones, and the Mines that wall them in), ``d / far``, ``d``
+    the orthogonal steps of ``player``'s nearest piece that takes it (``far``, the board's files plus
+    ranks, when none can), times how far ahead ``player`` is
     (:func:`hunt_lead`, read from ``state`` unless given). A side left with nothing to move loses, and far
     ahead the way to a win is often to take the enemy's last movers rather than to break its fortress;
     without this, a side 30 pieces to 7 ahead shuffled far from the enemy until the ply limit drew the
@@ -485,7 +499,7 @@ def mopup(state, player: int, lead: float | None = None) -> float:
         return 0.0
     variant = state.variant
     hunts = mopup_table(variant)
-    mobile = mobile_types(variant)
+    prey = prey_types(variant)
     square, ptype = state.square, state.ptype
     grid = variant.grid
     far = grid.files + grid.ranks
@@ -493,7 +507,7 @@ def mopup(state, player: int, lead: float | None = None) -> float:
     for e in state.pids[1 - player]:
         at = square[e]
         te = ptype[e]
-        if at < 0 or not mobile[te]:
+        if at < 0 or not prey[te]:
             continue
         best = far
         for q in state.pids[player]:
