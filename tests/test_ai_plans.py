@@ -10,7 +10,7 @@ from gibson_core.ai import make_agent
 from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
-from gibson_core.ai.search import TreeMoves
+from gibson_core.ai.search import PRIOR_VISITS, TreeMoves
 from gibson_core.ai.values import (
     MOPUP,
     MOPUP_FROM,
@@ -222,9 +222,10 @@ def test_the_last_winning_pieces_count_in_the_evaluation():
 
 @pytest.mark.parametrize(("compiled", "trees"), [(True, 1), (False, 1), (True, 2)])
 def test_the_search_reuses_its_tree_after_the_reply(compiled, trees):
-    """After our move and the reply, each tree's subtree below them is the next search's start."""
+    """After our move and the reply, each tree's subtree below them is the next search's start; it guides
+    where that search's iterations go, and only they vote."""
     state, _twin = twins("lattaque", seed=4)
-    agent = make_agent("search", seconds=None, iterations=80, depth=2, compiled=compiled, trees=trees)
+    agent = make_agent("search", seconds=None, iterations=600, depth=2, compiled=compiled, trees=trees)
     me = state.player
     state.play(agent.choose_move(observe(state, me), random.Random(0)))
     forest = agent._tree[1]
@@ -239,6 +240,12 @@ def test_the_search_reuses_its_tree_after_the_reply(compiled, trees):
     for now, then in zip(reused, kept[reply], strict=True):
         assert now.visits == then.visits > 0
         assert all(now.child_stats(names.key(m)) == then.child_stats(names.key(m)) for m in state.legal_moves())
+    # the kept trees guide where the next search's iterations go, but only that search's iterations vote:
+    # a move's visits are the ones it had from them (a new node starts at PRIOR_VISITS in each tree)
+    agent.iterations = 20
+    ranked, _forest, _scorer = agent._search(observe(state, me), random.Random(1), None)
+    assert agent.last_iterations == 20 < sum(tree.visits for tree in reused)
+    assert 20 <= sum(s.visits for s in ranked) <= 20 + PRIOR_VISITS * trees * sum(s.visits > 0 for s in ranked)
 
 
 def test_the_search_fears_a_breaker_near_its_shielded_flag():
