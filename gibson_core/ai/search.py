@@ -386,10 +386,12 @@ class SearchAgent(Agent):
             twister.give()
         ranked = []
         for i, (move, key) in enumerate(zip(candidates, root.keys, strict=True)):
-            # this search's iterations vote; a kept tree's only guided where they went
-            stats = [(v - before[i][0], t - before[i][1])
-                     for (v, t), before in zip((tree.child_stats(key) for tree in forest), inherited, strict=True)]
-            visits, total = sum(v for v, _t in stats), sum(t for _v, t in stats)
+            # this search's iterations vote: each tree's statistics less what it held before them
+            visits = total = 0
+            for tree, before in zip(forest, inherited, strict=True):
+                v, t = tree.child_stats(key)
+                visits += v - before[i][0]
+                total += t - before[i][1]
             if visits:
                 ranked.append(ScoredMove(move, total / visits, visits))
         # the robust child: the move the search kept coming back to (UCB visits the best-looking moves most,
