@@ -789,16 +789,16 @@ static long playout(Game *g, long max_plies) {
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
- * unseen [ntypes], which types the hunt counts as prey [ntypes], which types hunt which [attacker][defender]
+ * unseen [ntypes], which types the hunt counts as prey [ntypes], which types guard the goal [ntypes], which types hunt which [attacker][defender]
  * (0/1), square terms [player][type][square], steps to the goal of the winners by arriving
  * [player][type][square] (-1: not a winner), then with Flags the steps of each type to each player's Base
  * [player][type][square] and to every square [type][target][square]. The same operations in the same order
  * as the Python code, so the floating-point results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
-       P_MOPUP_WORTH, P_PUSH, P_HEADER };
+       P_MOPUP_WORTH, P_PUSH, P_GUARD, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *hunts, *tables, *goal, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *hunts, *tables, *goal, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -811,7 +811,8 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->breaker = pol->vital + nt;
     pol->secret = pol->breaker + nt;
     pol->prey = pol->secret + nt;
-    pol->hunts = pol->prey + nt;
+    pol->guard = pol->prey + nt;
+    pol->hunts = pol->guard + nt;
     pol->tables = pol->hunts + nt * nt;
     pol->goal = pol->tables + 2 * nt * size;
     pol->home = pol->goal + 2 * nt * size;
@@ -820,7 +821,7 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 7 * nt + nt * nt + 4 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 8 * nt + nt * nt + 4 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.blasted_types: would an enemy effect in reach of square destroy player's type t arriving there */
@@ -909,14 +910,15 @@ static double hunt_lead(Game *g, const Policy *pol, int player) {
     return lead > 1.0 ? 1.0 : lead;
 }
 
-/* ai.values.mopup: far ahead (lead > 0), the steps left to hunt down the enemy's prey pieces (lower is better) */
-static double mopup(Game *g, const Policy *pol, int player, double lead) {
+/* ai.values.hunted: for every enemy piece of a type `counted` marks, the steps of player's nearest piece that
+ * takes it over the board, summed */
+static double hunted(Game *g, const Policy *pol, int player, const double *counted) {
     size_t nt = (size_t)g->r->ntypes;
     int files = g->r->files, far = files + g->size / files;
     double total = 0.0;
     for (int j = 0; j < g->npids[1 - player]; j++) {
         int e = g->pids[1 - player][j], at = g->square[e], te = g->ptype[e];
-        if (at < 0 || pol->prey[te] == 0.0) continue;
+        if (at < 0 || counted[te] == 0.0) continue;
         int best = far;
         for (int i = 0; i < g->npids[player]; i++) {
             int q = g->pids[player][i], sq = g->square[q];
@@ -926,8 +928,11 @@ static double mopup(Game *g, const Policy *pol, int player, double lead) {
         }
         total += (double)best / far;
     }
-    return lead * total;
+    return total;
 }
+
+/* ai.values.mopup: far ahead (lead > 0), the steps left to hunt down the enemy's prey pieces (lower is better) */
+static double mopup(Game *g, const Policy *pol, int player, double lead) { return lead * hunted(g, pol, player, pol->prey); }
 
 /* ai.values.arrival: how near player's nearest winner by arriving stands to its goal, 1 - steps / far */
 static double arrival(Game *g, const Policy *pol, int player) {
@@ -954,7 +959,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     }
     size_t nt = (size_t)g->r->ntypes, size = (size_t)g->r->size;
     double score = 0.0;
-    int counts[2] = {0, 0};
+    int counts[2] = {0, 0}, guarded[2] = {0, 0};
     for (int pid = 1; pid < g->n; pid++) {
         int sq = g->square[pid];
         if (sq < 0) continue;
@@ -963,10 +968,16 @@ static double evaluate(Game *g, const Policy *pol, int player) {
         if (!g->revealed[pid]) v += pol->secret[t];
         score += p == player ? v : -v;
         if (pol->scarce[t] != 0.0) counts[p]++;
+        if (pol->guard[t] != 0.0) guarded[p]++;
     }
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
+    if (guarded[0] || guarded[1]) /* the last guards of a goal the enemy can still reach */
+        score += (counts[1 - player] ? winner_bonus(pol, guarded[player]) : 0.0)
+               - (counts[player] ? winner_bonus(pol, guarded[1 - player]) : 0.0);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
+    if (pol->head[P_GUARD] != 0.0) /* ai.values.guards: our breakers near the enemy's guards of the goal, theirs near ours */
+        score -= pol->head[P_GUARD] * (hunted(g, pol, player, pol->guard) - hunted(g, pol, 1 - player, pol->guard));
     double lead = hunt_lead(g, pol, player); /* the searcher's own hunt and push only */
     if (lead > 0.0) {
         score -= pol->head[P_MOPUP] * mopup(g, pol, player, lead);

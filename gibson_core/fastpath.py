@@ -598,11 +598,12 @@ class Kernel:
             vital, breakers = vals.siege_types(v)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
                     vals.SIEGE if vital else 0.0, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH,
-                    vals.PUSH]
+                    vals.PUSH, vals.GUARD if any(vals.guard_types(v)) else 0.0]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
             flat += list(vals.secrecy_values(v)) + [float(p) for p in vals.prey_types(v)]
+            flat += [float(g) for g in vals.guard_types(v)]
             flat += [x for row in vals.mopup_table(v) for x in row]
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             for p in range(len(v.players)):  # steps to the goal of the winners by arriving, -1 for the rest

@@ -12,6 +12,7 @@ from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import PRIOR_VISITS, TreeMoves
 from gibson_core.ai.values import (
+    GUARD,
     MOPUP,
     MOPUP_FROM,
     MOPUP_FULL,
@@ -23,6 +24,8 @@ from gibson_core.ai.values import (
     evaluate,
     flag_terms,
     goal_distances,
+    guard_types,
+    guards,
     hunt_lead,
     mopup,
     piece_values,
@@ -367,6 +370,51 @@ def test_far_ahead_the_search_pushes_its_nearest_winner_home():
     flat = [GameState.from_position(variant, {**level, sq: "blue TC"}, "red") for sq in ("c5", "d6")]
     assert hunt_lead(flat[0], 0) == 0.0
     assert evaluate(flat[1], 0) - evaluate(flat[0], 0) == pytest.approx(step)
+
+
+def test_bombers_are_drawn_to_the_guns_that_keep_the_troop_carriers_out():
+    """The enemy pieces that strike our last winners at a distance (Aviation's guns) guard its goal: each
+    counts ``GUARD`` times the steps of our nearest piece that removes it (a Bomber) over the board, for
+    both sides, so a Bomber's step towards a gun pays and a gun destroyed no longer counts; and while the
+    enemy has a winner left, the last guards count as the last winners do (``winner_bonus``). Aviation's
+    games stood still without them (no capture from ply 500 to 2,000). No other variant has guards. The
+    kernel counts the same."""
+    variant = load_variant("aviation")
+    guard = guard_types(variant)
+    assert [variant.types[t].id for t in range(len(guard)) if guard[t]] == ["AA3", "AA4", "AA5"]
+    for other in ("dover-patrol", "lattaque", "tri-tactics", "tri-tactics-classic"):
+        assert not any(guard_types(load_variant(other)))
+    base = {"b2": "blue TC", "a1": "blue AA4", "g11": "red TC", "h10": "red AA5", "h7": "red Bmr"}
+
+    def position(**changes):
+        return GameState.from_position(variant, {**base, **changes}, "red")
+
+    far, sq = variant.grid.files + variant.grid.ranks, variant.grid.square
+    before, after = position(c5="blue Bmr", c8="red AA3"), position(c6="blue Bmr", c8="red AA3")
+    gone = position(c6="blue Bmr")
+    assert hunt_lead(before, 0) == hunt_lead(before, 1) == 0.0  # no hunt: the guards alone
+    # blue's Bomber on c5: to h10 5 + 5 steps, to c8 3; red's Bomber on h7 to a1: 7 + 6
+    assert guards(before, 0) == pytest.approx((10 + 3) / far) and guards(before, 1) == pytest.approx(13 / far)
+    assert guards(after, 0) == pytest.approx((9 + 2) / far) and guards(gone, 0) == pytest.approx(9 / far)
+    assert evaluate(after, 0) - evaluate(before, 0) == pytest.approx(GUARD * 2 / far)
+    assert evaluate(after, 1) - evaluate(before, 1) == pytest.approx(-GUARD * 2 / far)
+    gun = variant.type_index["AA3"]
+    worth = piece_values(variant)[gun] + secrecy_values(variant)[gun] + square_tables(variant)[1][gun][sq("c8")]
+    # a gun destroyed: its material, its distance, and the last guards of a goal blue can still reach
+    # counting as the last winners do (red's two guns down to one)
+    last = winner_bonus(2) - winner_bonus(1)
+    assert evaluate(gone, 0) - evaluate(after, 0) == pytest.approx(worth + GUARD * 2 / far + last)
+    # with no Troop Carrier left, blue's goal is out of reach and red's guns guard nothing
+    unthreatened = [GameState.from_position(variant, {sq: p for sq, p in {**base, **more}.items() if sq != "b2"}, "red")
+                    for more in ({"c6": "blue Bmr", "c8": "red AA3"}, {"c6": "blue Bmr"})]
+    assert evaluate(unthreatened[1], 0) - evaluate(unthreatened[0], 0) == pytest.approx(worth + GUARD * 2 / far)
+    # without a Bomber every guard counts as far as the board
+    assert guards(position(c8="red AA3"), 0) == pytest.approx(2.0)
+    kernel = kernel_or_none(variant)
+    if kernel is not None:
+        for state in (before, after, gone):
+            for player in (0, 1):
+                assert kernel.finish_value(state, 0, random.Random(1), 0.9, player) == evaluate(state, player)
 
 
 def test_a_piece_a_blast_would_destroy_on_the_flags_square_cannot_fetch_it():

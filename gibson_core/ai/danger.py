@@ -80,23 +80,6 @@ def strike_squares(variant) -> tuple:
     return cache["strikes"]
 
 
-def menacing(variant, t: int) -> frozenset:
-    """Enemy types whose effects destroy our type ``t`` or whose fire actions target it (guns, for a
-    Troop Carrier): the pieces that keep it from its goal at a distance."""
-    tables = variant.rules.get("effects")
-    if tables is None:
-        return frozenset()
-    out = set()
-    for _squares, by_type in tables.reaches:
-        for g, effects in enumerate(by_type):
-            if any(effect.kind == "destroy" and effect.hits(t) for effect in effects):
-                out.add(g)
-    for g, acts in enumerate(tables.actions):
-        if any(act.kind == FIRE and t in act.targets for act in acts):
-            out.add(g)
-    return frozenset(out)
-
-
 class DangerMap:
     """Danger of each square for our piece types in one position (see the module docstring).
 

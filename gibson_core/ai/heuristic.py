@@ -41,7 +41,7 @@ from ..seeding import derive
 from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import Beliefs, infer_beliefs
-from .danger import SHOT, DangerMap, menacing, strike_squares
+from .danger import SHOT, DangerMap, strike_squares
 from .values import (
     OUT_OF_ELEMENT_STEP,
     CombatProbe,
@@ -50,6 +50,7 @@ from .values import (
     flag_terms,
     goal_distances,
     goal_pull,
+    menacing,
     neighbours_of,
     open_distances,
     piece_values,
@@ -329,7 +330,7 @@ class MoveScorer:
 
     def _menaced(self, worth: tuple) -> tuple:
         """The enemy's worth by type, each type that can strike our last winning pieces at a distance
-        (:func:`danger.menacing`: guns for Troop Carriers) raised by ``MENACE`` times the most precious of
+        (:func:`values.menacing`: guns for Troop Carriers) raised by ``MENACE`` times the most precious of
         them: removing it clears their way, so it is hunted (by Bombers ending beside it, by attacks)."""
         scarce = scarce_types(self.variant)
         extra = [0.0] * len(worth)

@@ -24,6 +24,7 @@ import weakref
 
 from ..combat import ATTACKER, DEFENDER
 from ..movegen import MoveTables
+from ..moves import FIRE
 from ..pieces import DIAGONAL, IMMOBILE, JUMP
 
 VITAL = 100.0  # the worth of a piece whose loss loses the game
@@ -37,6 +38,7 @@ MOPUP = 2.0  # per mobile enemy piece: the steps our nearest piece that takes it
 MOPUP_FROM = 0.6  # our share of both sides' mobile worth from which the enemy's last mobile pieces are hunted
 MOPUP_FULL = 0.8  # ...and the share at which the hunt counts in full
 MOPUP_WORTH = 10.0  # the most one piece counts for in that share (a vital piece's 100 would swamp it)
+GUARD = 2.0  # per enemy guard of our winners' goal (a gun): the steps our nearest piece that removes it has to go, over the board
 PUSH = 10.0  # far ahead, our nearest winner by arriving: this much times the lead as its steps to go fall to 0
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
@@ -453,6 +455,45 @@ def prey_types(variant) -> tuple:
     return cache["prey"]
 
 
+def menacing(variant, t: int) -> frozenset:
+    """Enemy types whose effects destroy our type ``t`` or whose fire actions target it (guns, for a
+    Troop Carrier): the pieces that keep it from its goal at a distance."""
+    tables = variant.rules.get("effects")
+    if tables is None:
+        return frozenset()
+    out = set()
+    for _squares, by_type in tables.reaches:
+        for g, effects in enumerate(by_type):
+            if any(effect.kind == "destroy" and effect.hits(t) for effect in effects):
+                out.add(g)
+    for g, acts in enumerate(tables.actions):
+        if any(act.kind == FIRE and t in act.targets for act in acts):
+            out.add(g)
+    return frozenset(out)
+
+
+def guard_types(variant) -> tuple:
+    """``guard[t]``: whether an enemy piece of type ``t`` keeps our last winners by arriving from their goal
+    at a distance (:func:`menacing` of a :func:`scarce_types` type: Aviation's guns, which shoot a Troop
+    Carrier seen within range and destroy one that ends beside them). Cached."""
+    cache = _cached(variant)
+    if "guard" not in cache:
+        guards = set()
+        for t in scarce_types(variant):
+            guards |= menacing(variant, t)
+        cache["guard"] = tuple(t in guards for t in range(len(variant.types)))
+    return cache["guard"]
+
+
+def guards(state, player: int) -> float:
+    """How far ``player`` is from clearing its winners' way: :func:`hunted` over the enemy's guards
+    (:func:`guard_types`), each counting the steps of ``player``'s nearest piece that removes it (a
+    Bomber, which destroys a gun it ends beside). Lower is better; a guard removed no longer counts.
+    Aviation's wins all came after the enemy's guns were gone, and with nothing to draw the Bombers to
+    them the games stood still: no capture from ply 500 to 2,000 with one side 36 pieces to 31 ahead."""
+    return hunted(state, player, guard_types(state.variant))
+
+
 def mobile_types(variant) -> tuple:
     """``mobile[t]``: whether type ``t`` can move (cached: :func:`mopup` reads it in every evaluation)."""
     cache = _cached(variant)
@@ -497,9 +538,15 @@ def mopup(state, player: int, lead: float | None = None) -> float:
         lead = hunt_lead(state, player)
     if lead <= 0.0:
         return 0.0
+    return lead * hunted(state, player, prey_types(state.variant))
+
+
+def hunted(state, player: int, counted: tuple) -> float:
+    """For every enemy piece of a type ``counted`` marks, ``d / far``: ``d`` the orthogonal steps of
+    ``player``'s nearest piece that takes it (by :func:`mopup_table`; ``far``, the board's files plus
+    ranks, when none can), summed. :func:`mopup` and :func:`guards` read it."""
     variant = state.variant
     hunts = mopup_table(variant)
-    prey = prey_types(variant)
     square, ptype = state.square, state.ptype
     grid = variant.grid
     far = grid.files + grid.ranks
@@ -507,7 +554,7 @@ def mopup(state, player: int, lead: float | None = None) -> float:
     for e in state.pids[1 - player]:
         at = square[e]
         te = ptype[e]
-        if at < 0 or not prey[te]:
+        if at < 0 or not counted[te]:
             continue
         best = far
         for q in state.pids[player]:
@@ -517,7 +564,7 @@ def mopup(state, player: int, lead: float | None = None) -> float:
                 if d < best:
                     best = d
         total += best / far
-    return lead * total
+    return total
 
 
 def arrival(state, player: int) -> float:
@@ -557,9 +604,10 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> flo
     tables = square_tables(variant)
     secret = secrecy_values(variant) if secrecy else (0.0,) * len(values)
     counted = winning_types(variant)
+    guard = guard_types(variant)
     square, ptype, owner, revealed = state.square, state.ptype, state.owner, state.revealed
     score = 0.0
-    counts = [0, 0]
+    counts, guarded = [0, 0], [0, 0]
     for pid in range(1, len(owner)):
         sq = square[pid]
         if sq < 0:
@@ -572,12 +620,19 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> flo
         score += v if p == player else -v
         if t in counted:
             counts[p] += 1
+        if guard[t]:
+            guarded[p] += 1
     if counted:
         score += winner_bonus(counts[player]) - winner_bonus(counts[1 - player])
+    if guarded[0] or guarded[1]:  # the last guards of a goal the enemy can still reach count as its last winners do
+        score += (winner_bonus(guarded[player]) if counts[1 - player] else 0.0) - (
+            winner_bonus(guarded[1 - player]) if counts[player] else 0.0)
     if "flags" in variant.rules:
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
+    if any(guard):  # our breakers near the enemy's guards of the goal, theirs near ours
+        score -= GUARD * (guards(state, player) - guards(state, 1 - player))
     if hunt:  # the searcher's own hunt and push only: fleeing a far stronger enemy is no plan
         lead = hunt_lead(state, player)
         if lead > 0.0:
