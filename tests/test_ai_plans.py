@@ -9,6 +9,7 @@ from test_ai_agents import permuted_twin
 from gibson_core.ai import make_agent
 from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
+from gibson_core.ai.danger import strike_squares
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import PRIOR_VISITS, TreeMoves
 from gibson_core.ai.values import (
@@ -182,6 +183,23 @@ def test_the_last_carriers_fear_attacks_by_the_geometry_of_the_attacker():
     assert scorer.strike_danger(tc, sq("c4")) > 3 and scorer.strike_danger(tc, sq("e4")) > 3
     assert all(scorer.strike_danger(tc, sq(s)) == 0 for s in ("d5", "b5", "b3", "d3", "f6"))
     assert max(score, key=score.get).startswith("c4-") and score["c4-d5xe6"] < score["c4-d5"] - 3
+
+
+def test_a_gun_cannot_cross_into_our_half_to_attack_a_carrier():
+    """A gun attacks after a step, but never into the enemy's half: the revealed gun on f7 threatens our
+    Troop Carrier on d7 (by a step to e7), not on f5 (it would have to step onto f6, our half), so the
+    Carrier keeps its way past on our side of the line. Before the attack geometry read the guns'
+    confinement, a hidden Carrier drew back from every square near the line (read from a drawn game: a
+    Troop Carrier that could walk in unseen scored -20 for its first step)."""
+    variant, state, sq = aviation({"f7": "red AA3", "h12": "red OB", "e4": "blue TC", "c6": "blue TC",
+                                   "a1": "blue RP"}, ("f7",))
+    scorer, _score = scored(state)
+    tc = state.board[sq("e4")]
+    gun = variant.type_index["AA3"]
+    strikes = strike_squares(variant, 1)[gun]
+    assert sq("f7") in strikes[sq("d7")] and sq("f7") not in strikes[sq("f5")]
+    assert sq("f7") in strike_squares(variant, 0)[gun][sq("f5")]  # a blue gun could: f6 is its own half
+    assert scorer.strike_danger(tc, sq("f5")) == 0.0 and scorer.strike_danger(tc, sq("d7")) > 3
 
 
 def test_a_revealed_carrier_in_range_is_given_a_way_out_of_range():

@@ -25,6 +25,7 @@ sources are taken as independent. Nothing here is game-specific: it reads ``vari
 
 from __future__ import annotations
 
+from ..movegen import MoveTables
 from ..moves import FIRE, ILLUMINATE
 from ..pieces import DIAGONAL, IMMOBILE, JUMP, ONTO, SLIDE, STEP
 from .values import _cached
@@ -43,14 +44,17 @@ def _balls(variant, radius: int) -> tuple:
     return cache[key]
 
 
-def strike_squares(variant) -> tuple:
-    """``[type][square]`` -> the squares from which a piece of that type can attack a piece standing on
-    the square with its next move (occupancy ignored), by its movement, attack pattern and attack mode: an
-    after-move attacker first moves beside the target by its pattern, an onto attacker moves onto it.
-    Cached per variant; ``[-1][square]`` is the union over types."""
+def strike_squares(variant, player: int) -> tuple:
+    """``[type][square]`` -> the squares from which a piece of that type, ``player``'s, can attack a piece
+    standing on the square with its next move (occupancy ignored), by its movement, attack pattern, attack
+    mode and confinement: an after-move attacker first moves beside the target by its pattern, an onto
+    attacker moves onto it, and a confined one (Aviation's guns, which never enter the enemy's half) only
+    within its zone. Cached per variant and player; ``[-1][square]`` is the union over types."""
     cache = _cached(variant)
-    if "strikes" not in cache:
+    key = ("strikes", player)
+    if key not in cache:
         grid = variant.grid
+        zones = MoveTables.for_variant(variant).confined[player]
 
         def into(kind, a: int) -> tuple:  # squares a single move of ``kind`` goes from to reach ``a``
             if kind == STEP:
@@ -64,20 +68,21 @@ def strike_squares(variant) -> tuple:
             return ()
 
         table = []
-        for pt in variant.types:
+        for pt, zone in zip(variant.types, zones, strict=True):
             kind, near = pt.movement.kind, {"orthogonal": grid.orth, "diagonal": grid.diag}.get(pt.attack)
             rows = []
             for sq in range(grid.size):
                 if near is None or kind == IMMOBILE:
                     rows.append(frozenset())
                 elif pt.attack_mode == ONTO:
-                    rows.append(frozenset(into(kind, sq)))
+                    rows.append(frozenset(into(kind, sq)) if zone is None or sq in zone else frozenset())
                 else:
-                    rows.append(frozenset(m for a in near[sq] for m in into(kind, a)) - {sq})
+                    stops = [a for a in near[sq] if zone is None or a in zone]  # where it moves to attack from
+                    rows.append(frozenset(m for a in stops for m in into(kind, a)) - {sq})
             table.append(tuple(rows))
         table.append(tuple(frozenset().union(*(rows[sq] for rows in table)) for sq in range(grid.size)))
-        cache["strikes"] = tuple(table)
-    return cache["strikes"]
+        cache[key] = tuple(table)
+    return cache[key]
 
 
 class DangerMap:

@@ -123,7 +123,7 @@ class MoveScorer:
         self.careful = tuple(w * (CAUTION if t in careful else 1.0) for t, w in enumerate(self.worth))
         self._ways: dict = {}
         self._flags_before: float | None = None
-        self.strikes = strike_squares(variant)
+        self.strikes = strike_squares(variant, 1 - self.me)  # the enemy's attacks
         self._escape: dict | None = None
         self.goal_threats = self._goal_threats()
         self.goal_dist = goal_distances(variant, self.me)
