@@ -24,7 +24,7 @@ import weakref
 
 from ..combat import ATTACKER, DEFENDER
 from ..movegen import MoveTables
-from ..moves import FIRE
+from ..moves import FIRE, ILLUMINATE
 from ..pieces import DIAGONAL, IMMOBILE, JUMP
 
 VITAL = 100.0  # the worth of a piece whose loss loses the game
@@ -38,6 +38,7 @@ MOPUP = 2.0  # per mobile enemy piece: the steps our nearest piece that takes it
 MOPUP_FROM = 0.6  # our share of both sides' mobile worth from which the enemy's last mobile pieces are hunted
 MOPUP_FULL = 0.8  # ...and the share at which the hunt counts in full
 MOPUP_WORTH = 10.0  # the most one piece counts for in that share (a vital piece's 100 would swamp it)
+COVER = 2.0  # positional worth of a piece whose actions at a distance reach the whole enemy set-up zone
 GUARD = 2.0  # per enemy guard of our winners' goal (a gun): the steps our nearest piece that removes it has to go, over the board
 PUSH = 10.0  # far ahead, our nearest winner by arriving: this much times the lead as its steps to go fall to 0
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
@@ -271,10 +272,36 @@ def square_tables(variant) -> tuple:
                 if goals[t] is not None:
                     d = goals[t][sq]
                     row[sq] += goal_pull(d, far)
+            for sq, share in enumerate(action_cover(variant, p, t)):
+                row[sq] += COVER * share
             rows.append(tuple(row))
         tables.append(tuple(rows))
     cache["squares"] = tuple(tables)
     return cache["squares"]
+
+
+def action_cover(variant, player: int, t: int) -> list:
+    """``[square]``: the share of the enemy's set-up zone that ``player``'s piece of type ``t`` standing there
+    reaches with its actions at a distance (a gun's Fire, by orthogonal steps; a Searchlight's light, by
+    king moves; the widest of its actions), 0 everywhere for a type without them. Where the enemy's
+    pieces stand is where shots and light find targets: a gun kept at the back shoots nothing."""
+    grid = variant.grid
+    row = [0.0] * grid.size
+    tables = variant.rules.get("effects")
+    acts = tables.actions[t] if tables is not None else ()
+    enemy = variant.setup_squares[variant.players[1 - player]]
+    if not acts or not enemy:
+        return row
+    for sq in range(grid.size):
+        for act in acts:
+            if act.kind == FIRE:
+                reached = sum(1 for e in enemy if grid.manhattan(sq, e) <= act.range)
+            elif act.kind == ILLUMINATE:
+                reached = sum(1 for e in enemy if grid.king_distance(sq, e) <= act.radius)
+            else:
+                continue
+            row[sq] = max(row[sq], reached / len(enemy))
+    return row
 
 
 def goal_pull(d: float, far: int) -> float:
