@@ -4,13 +4,16 @@
   attacker and as defender), plus a bonus for pieces that can win by arriving and a very large worth for
   pieces whose loss loses the game; a type's own ``value`` from the data is used when every type has one.
 - :func:`square_tables`: per player, type and square, a positional term: a penalty for standing out of
-  element or on a transit square, a pull towards the squares where that type wins by arriving.
+  element or on a transit square, a pull towards the squares where that type wins by arriving, and for a
+  type with actions at a distance, towards where they reach the enemy's set-up zone (:func:`action_cover`).
 - :func:`evaluate`: material plus position of one side minus the other's, in a full GameState, plus what
   the variant's way of winning asks for: the last pieces that can win by arriving are worth more than
   their material (:func:`winner_bonus`: without them a side cannot win), and Flags are tokens to fetch and
   bring home (:func:`flag_terms`: holding the enemy Flag and nearing home with it, or nearing it), a
   piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`), the enemy's
-  breakers near our vital immobile piece count against us (:func:`siege`), and far ahead
+  breakers near our vital immobile piece count against us (:func:`siege`), the enemy's guards of our
+  goal (guns) count the steps of our pieces that remove them and, while we can still win, how few are
+  left (:func:`guards`), and far ahead
   (:func:`hunt_lead`) the side whose evaluation it is hunts down the enemy's last movers (:func:`mopup`)
   and pushes its nearest winner by arriving home (:func:`arrival`), that side's only.
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
