@@ -789,16 +789,17 @@ static long playout(Game *g, long max_plies) {
 /* ---- the search agent's tail playout (ai.search.Playout.choose / finish, ai.values.evaluate) ------------
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
- * unseen [ntypes], which types the hunt counts as prey [ntypes], which types guard the goal [ntypes], which types hunt which [attacker][defender]
- * (0/1), square terms [player][type][square], steps to the goal of the winners by arriving
- * [player][type][square] (-1: not a winner), then with Flags the steps of each type to each player's Base
- * [player][type][square] and to every square [type][target][square]. The same operations in the same order
- * as the Python code, so the floating-point results (and so every choice) are identical. */
+ * unseen [ntypes], which types the hunt counts as prey [ntypes], which types guard the goal [ntypes], which
+ * types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to the goal of the
+ * winners by arriving [player][type][square] (-1: not a winner), then with Flags the steps of each type to
+ * each player's Base [player][type][square] and to every square [type][target][square]. The same operations
+ * in the same order as the Python code, so the floating-point results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
        P_MOPUP_WORTH, P_PUSH, P_GUARD, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *hunts, *tables, *goal, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *hunts, *tables, *goal;
+    const double *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -932,7 +933,9 @@ static double hunted(Game *g, const Policy *pol, int player, const double *count
 }
 
 /* ai.values.mopup: far ahead (lead > 0), the steps left to hunt down the enemy's prey pieces (lower is better) */
-static double mopup(Game *g, const Policy *pol, int player, double lead) { return lead * hunted(g, pol, player, pol->prey); }
+static double mopup(Game *g, const Policy *pol, int player, double lead) {
+    return lead * hunted(g, pol, player, pol->prey);
+}
 
 /* ai.values.arrival: how near player's nearest winner by arriving stands to its goal, 1 - steps / far */
 static double arrival(Game *g, const Policy *pol, int player) {
@@ -976,7 +979,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
                - (counts[player] ? winner_bonus(pol, guarded[1 - player]) : 0.0);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
-    if (pol->head[P_GUARD] != 0.0) /* ai.values.guards: our breakers near the enemy's guards of the goal, theirs near ours */
+    if (pol->head[P_GUARD] != 0.0) /* ai.values.guards: ours near the enemy's guards of the goal, theirs near ours */
         score -= pol->head[P_GUARD] * (hunted(g, pol, player, pol->guard) - hunted(g, pol, 1 - player, pol->guard));
     double lead = hunt_lead(g, pol, player); /* the searcher's own hunt and push only */
     if (lead > 0.0) {
