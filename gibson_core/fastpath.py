@@ -254,7 +254,7 @@ class Kernel:
         self.effects: list = []  # Effect objects by the kernel's effect id
         self.actions: list = []  # Action objects by the kernel's action id
         self._sqlists: dict[int, tuple] = {}
-        self._policy: bytes | None = None
+        self._policies: dict[bool, bytes] = {}
         self.rules = module.Rules(self._compile())
         self._moves: dict[int, Move] = {}
         self._codes: dict[Move, int] = {}
@@ -583,22 +583,24 @@ class Kernel:
             game.set_tokens(*flags[0], *flags[1], *watches[0], *watches[1])
         return game
 
-    def policy(self) -> bytes:
+    def policy(self, restless: bool = False) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
         values, scarce types, which types can move, the vital immobile types and their breakers, each type's
         worth unseen, which types the hunt counts, which types hunt which, square terms, each type's steps
         to its goal, and with Flags the steps of each type to each Base and to every square
-        (``gibson_core.ai.values``)."""
-        if self._policy is None:
+        (``gibson_core.ai.values``); ``restless``, the constants of ``values.evaluate(..., restless=True)``."""
+        if restless not in self._policies:
             from .ai import values as vals
 
             v = self.variant
             nt, size = len(v.types), v.grid.size
             counted = vals.winning_types(v)  # the kernel's "scarce" types: counted for vals.winner_bonus
             vital, breakers = vals.siege_types(v)
+            scale = vals.RESTLESS if restless else 1.0
+            start, full = (vals.RESTLESS_FROM, vals.RESTLESS_FULL) if restless else (vals.MOPUP_FROM, vals.MOPUP_FULL)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
-                    vals.SIEGE if vital else 0.0, vals.MOPUP, vals.MOPUP_FROM, vals.MOPUP_FULL, vals.MOPUP_WORTH,
-                    vals.PUSH, vals.GUARD if any(vals.guard_types(v)) else 0.0]
+                    vals.SIEGE if vital else 0.0, vals.MOPUP * scale, start, full, vals.MOPUP_WORTH,
+                    vals.PUSH * scale, vals.GUARD * scale if any(vals.guard_types(v)) else 0.0]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
@@ -612,8 +614,8 @@ class Kernel:
             if flags is not None:
                 flat += [x for base in flags.bases for t in range(nt) for x in vals.distance_to(v, t, base)]
                 flat += [x for t in range(nt) for target in range(size) for x in vals.distance_to(v, t, target)]
-            self._policy = array("d", flat).tobytes()
-        return self._policy
+            self._policies[restless] = array("d", flat).tobytes()
+        return self._policies[restless]
 
     def finish_value(self, state: GameState, depth: int, rng: random.Random, greed: float, player: int) -> float:
         """:meth:`gibson_core.ai.search.Playout.finish` in the kernel: from ``state`` (not changed), up to
@@ -772,16 +774,17 @@ class FastGame:
         code = _drawing(rng, lambda mt: self.game.choose(mt, greed, self.kernel.policy()))
         return None if code < 0 else self.kernel.move(code)
 
-    def evaluate(self, player: int) -> float:
+    def evaluate(self, player: int, restless: bool = False) -> float:
         """:func:`gibson_core.ai.values.evaluate` of this position for ``player`` (the same value)."""
-        return self.game.evaluate(self.kernel.policy(), player)
+        return self.game.evaluate(self.kernel.policy(restless), player)
 
-    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int) -> float:
+    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int,
+               restless: bool = False) -> float:
         """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""
         if self.result is not None:
             return 1000.0 * (0 if self.result.winner is None else
                              1 if self.result.winner == self.variant.players[player] else -1)
-        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(), player))
+        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(restless), player))
         self._legal = None
         self.result = self.kernel.result(*self.game.result())
         return value

@@ -6,12 +6,12 @@ import random
 import pytest
 from test_ai_agents import permuted_twin
 
-from gibson_core.ai import make_agent
+from gibson_core.ai import make_agent, search
 from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.danger import strike_squares
 from gibson_core.ai.heuristic import MoveScorer
-from gibson_core.ai.search import PRIOR_VISITS, TreeMoves
+from gibson_core.ai.search import PRIOR_VISITS, QUIET, TreeMoves, quiet_plies
 from gibson_core.ai.values import (
     COVER,
     GUARD,
@@ -19,6 +19,9 @@ from gibson_core.ai.values import (
     MOPUP_FROM,
     MOPUP_FULL,
     PUSH,
+    RESTLESS,
+    RESTLESS_FROM,
+    RESTLESS_FULL,
     SECRECY,
     SIEGE,
     action_cover,
@@ -390,6 +393,80 @@ def test_far_ahead_the_search_pushes_its_nearest_winner_home():
     flat = [GameState.from_position(variant, {**level, sq: "blue TC"}, "red") for sq in ("c5", "d6")]
     assert hunt_lead(flat[0], 0) == 0.0
     assert evaluate(flat[1], 0) - evaluate(flat[0], 0) == pytest.approx(step)
+
+
+def test_a_restless_search_hunts_pushes_and_seeks_the_guns_from_an_even_game():
+    """Restless (after ``QUIET`` plies without a capture), the search's evaluation hunts the enemy's movers
+    and pushes its nearest winner home from an even game on (the lead from ``RESTLESS_FROM`` of both
+    sides' mobile worth to 1 at ``RESTLESS_FULL``), and the hunt, the push and the guards count
+    ``RESTLESS`` times as much. Aviation's drawn games stood still from ply 500 on with both sides' share
+    of the mobile worth unchanged, mostly 0.46-0.59, so the hunt and the push (from 60%) never started.
+    The kernel counts the same."""
+    assert RESTLESS_FROM < MOPUP_FROM and RESTLESS_FULL < MOPUP_FULL and RESTLESS > 1.0
+    variant = load_variant("aviation")
+    tc = variant.type_index["TC"]
+    table = square_tables(variant)[0][tc]
+    far = variant.grid.files + variant.grid.ranks
+    index = variant.grid.index
+    army = {"a1": "blue TSFSq", "b1": "blue SSFSq", "c1": "blue BSq", "f1": "blue FTS", "h1": "blue FSS",
+            "a12": "red TSFSq", "b12": "red SSFSq", "c12": "red BSq", "f12": "red FTS", "h12": "red FSS",
+            "g2": "blue TC", "g11": "red TC", "h10": "red AA5", "a2": "blue AA5"}
+    before, after = (GameState.from_position(variant, {**army, sq: "blue TC"}, "red") for sq in ("c5", "d6"))
+    assert hunt_lead(before, 0) == hunt_lead(before, 1) == 0.0  # level armies: no hunt, no push
+    # blue's share a little over half (a second Troop Carrier): restless, blue hunts in full, red nearly so
+    lead = hunt_lead(before, 0, restless=True)
+    assert lead == hunt_lead(after, 0, restless=True) == 1.0 and 0.8 < hunt_lead(before, 1, restless=True) < 1.0
+    step = table[index["d6"]] - table[index["c5"]]
+    calm = evaluate(after, 0) - evaluate(before, 0)
+    hunt = MOPUP * (mopup(before, 0, lead) - mopup(after, 0, lead))
+    guard = GUARD * ((guards(before, 0) - guards(before, 1)) - (guards(after, 0) - guards(after, 1)))
+    assert calm == pytest.approx(step + guard)
+    restless = evaluate(after, 0, restless=True) - evaluate(before, 0, restless=True)
+    assert restless == pytest.approx(step + RESTLESS * (guard + hunt + PUSH * lead / far))
+    assert restless > calm + 0.5
+    # the opponent's side of the evaluation is only pulled by its goal pull and the guards
+    assert evaluate(after, 1, restless=True) - evaluate(before, 1, restless=True) != pytest.approx(-restless)
+    if kernel_or_none(variant) is not None:
+        for state in (before, after):
+            for player in (0, 1):
+                for calm_or_not in (False, True):
+                    assert FastGame(state).evaluate(player, calm_or_not) == evaluate(state, player,
+                                                                                     restless=calm_or_not)
+
+
+def test_the_search_grows_restless_after_a_quiet_stretch(monkeypatch):
+    """The plies since a piece was last removed are read from the Observation (removals are public), and
+    the search's playouts are scored restless from ``QUIET`` of them on."""
+    variant = load_variant("aviation")
+    state = GameState.from_position(variant, {"a1": "blue FTS", "a3": "red RP", "h12": "red FSS",
+                                              "h1": "blue SSF"}, "blue")
+    assert quiet_plies(observe(state, "blue")) == 0
+    state.play(Move.parse("a1-a2xa3"))
+    assert quiet_plies(observe(state, "red")) == 0
+    for n, text in enumerate(("h12-h11", "h1-h2", "h11-h10"), start=1):
+        state.play(Move.parse(text))
+        assert quiet_plies(observe(state, "blue")) == quiet_plies(observe(state, "red")) == n
+    seen = []
+    original = search.Playout.__init__
+
+    def spy(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        seen.append(self.restless)
+
+    monkeypatch.setattr(search.Playout, "__init__", spy)
+    obs = observe(state, "blue")
+    for quiet, restless in ((QUIET, False), (3, True), (4, False)):
+        monkeypatch.setattr(search, "QUIET", quiet)
+        quick_search().analyse(obs, None)
+        assert seen.pop() is restless
+
+
+def test_a_restless_analysis_is_the_same_for_twins(monkeypatch):
+    """Restless, the search still reads the Observation only."""
+    monkeypatch.setattr(search, "QUIET", 0)
+    state, twin = twins("aviation")
+    me = state.variant.players[0]
+    assert quick_search().analyse(observe(state, me), None) == quick_search().analyse(observe(twin, me), None)
 
 
 def test_bombers_are_drawn_to_the_guns_that_keep_the_troop_carriers_out():

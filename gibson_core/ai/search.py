@@ -23,6 +23,12 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
 - the end is scored by :func:`values.evaluate` against the start of the same determinization (so its
   noise cancels), clamped to ``±CLAMP``, and backed up to every node on the path from the side of the
   player who made that node's move.
+- after ``QUIET`` plies without a capture (:func:`quiet_plies`, read from the Observation) the search is
+  restless: its ends are scored by ``evaluate(..., restless=True)``, which hunts the enemy's movers and
+  pushes our nearest winner home from an even game on, and counts the hunt, the push and the guards of
+  the enemy's goal ``values.RESTLESS`` times as much. Aviation's drawn games stood still from ply 500 to
+  the ply limit, neither side's share of the mobile worth moving, and no pull was strong enough to end a
+  wait that costs nothing.
 
 The move visited most is played (the robust child: UCB comes back to the moves that keep looking best,
 and the heuristic's score starts each at ``PRIOR_VISITS`` visits, so with a tiny budget the heuristic's
@@ -78,6 +84,7 @@ from array import array
 from typing import NamedTuple
 
 from ..errors import GibsonError, NoLegalMoveError
+from ..events import Removed
 from ..fastpath import FastGame, Twister, kernel_or_none
 from ..moves import FIRE, MOVE, Move
 from ..observe import Observation
@@ -122,15 +129,25 @@ PRIOR_VISITS = 2  # a root move starts with its heuristic score counted as this 
 CLAMP = 40.0  # a won or lost end counts this much (material units), so one result cannot swamp the mean
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
 MARGIN = 0.5  # the heuristic's first choice is played unless the search's best beats its mean by this much
+QUIET = 100  # plies without a capture after which the search is restless (values.evaluate, restless=True)
+
+
+def quiet_plies(observation: Observation) -> int:
+    """How many plies have passed since a piece was last removed (all of them, if none ever was)."""
+    for n, events in enumerate(reversed(observation.events)):
+        if any(isinstance(event, Removed) for event in events):
+            return n
+    return len(observation.events)
 
 
 class Playout:
     """Greedy-random playout policy for a sampled world (both sides see the sampled types)."""
 
-    def __init__(self, variant, rng: random.Random, greed: float = 0.9):
+    def __init__(self, variant, rng: random.Random, greed: float = 0.9, restless: bool = False):
         self.variant = variant
         self.rng = rng
         self.greed = greed
+        self.restless = restless  # the ends are scored by values.evaluate(..., restless=True)
         self.probe = CombatProbe(variant)
         self.index = variant.grid.index
         self.values = piece_values(variant)
@@ -225,7 +242,7 @@ class Playout:
                 break
             state.push(move)
         state.outcome()
-        return evaluate(state, player)
+        return evaluate(state, player, restless=self.restless)
 
     def _carriers(self, state) -> dict:
         """``{piece: its owner's Base square}`` for pieces carrying a Flag (empty without Flags)."""
@@ -368,7 +385,7 @@ class SearchAgent(Agent):
         candidates = [legal[i] for _s, i in scored[: self.width]]
         root = Root([names.key(m) for m in candidates], [s for s, _i in scored[: self.width]])
         kept = self._reused_trees(observation, names) if self.reuse else []
-        playout = Playout(variant, rng)
+        playout = Playout(variant, rng, restless=quiet_plies(observation) >= QUIET)
         # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
         # from rng gets the state back first and lends it again after
         twister = Twister(rng) if kernel is not None else None
@@ -422,12 +439,12 @@ class SearchAgent(Agent):
                 # kernel Game made from the first world's arrays, only the hidden pieces' types changed
                 if twister is None:
                     state = world.build(beliefs.sample(rng))
-                    worlds.append((state, evaluate(state, me)))
+                    worlds.append((state, evaluate(state, me, restless=playout.restless)))
                 else:
                     twister.give()
                     state = FastGame(world.state, world.types(beliefs.sample(rng)))
                     twister.take()
-                    worlds.append((state, state.evaluate(me)))
+                    worlds.append((state, state.evaluate(me, playout.restless)))
             else:
                 count = iterations - done
             ran = tree.run(worlds, done, count, left, root, me, self.depth, self.reach, playout, twister)
@@ -578,7 +595,7 @@ class KernelTree:
                              array("d", constants))
         _root, keys, scores, priors, constants = self._buffers
         return self.tree.run([state.game for state, _base in worlds], [base for _state, base in worlds], done,
-                             count, -1.0 if left is None else left, twister.buf, self.kernel.policy(), keys,
+                             count, -1.0 if left is None else left, twister.buf, self.kernel.policy(playout.restless), keys,
                              scores, priors, constants)
 
 

@@ -15,7 +15,9 @@
   goal (guns) count the steps of our pieces that remove them and, while we can still win, how few are
   left (:func:`guards`), and far ahead
   (:func:`hunt_lead`) the side whose evaluation it is hunts down the enemy's last movers (:func:`mopup`)
-  and pushes its nearest winner by arriving home (:func:`arrival`), that side's only.
+  and pushes its nearest winner by arriving home (:func:`arrival`), that side's only. A ``restless`` side
+  (the search's, after a long stretch without a capture) hunts and pushes from an even game on, and the
+  hunt, the push and the guards count ``RESTLESS`` times as much.
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
@@ -44,6 +46,9 @@ MOPUP_WORTH = 10.0  # the most one piece counts for in that share (a vital piece
 COVER = 2.0  # positional worth of a piece whose actions at a distance reach the whole enemy set-up zone
 GUARD = 2.0  # per enemy guard of our winners' goal (a gun): the steps of our nearest piece that removes it, over the board
 PUSH = 10.0  # far ahead, our nearest winner by arriving: this much times the lead as its steps to go fall to 0
+RESTLESS_FROM = 0.0  # restless (a long stretch without a capture): the share from which the hunt and push count
+RESTLESS_FULL = 0.5  # ...and the share at which they count in full (an even game)
+RESTLESS = 2.0  # restless, the hunt, the push and the guards count this many times as much
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
@@ -532,11 +537,12 @@ def mobile_types(variant) -> tuple:
     return cache["mobile"]
 
 
-def hunt_lead(state, player: int) -> float:
+def hunt_lead(state, player: int, restless: bool = False) -> float:
     """How far ahead ``player`` is, from 0 to 1: 0 while its share of both sides' mobile worth (each piece
     at most ``MOPUP_WORTH``) is below ``MOPUP_FROM``, rising to 1 at ``MOPUP_FULL`` (0 with nothing to
-    move). Far ahead, :func:`evaluate` hunts the enemy's last movers (:func:`mopup`) and pushes our
-    nearest winner by arriving home (:func:`arrival`), each times this lead."""
+    move); ``restless``, from ``RESTLESS_FROM`` to ``RESTLESS_FULL``. Far ahead, :func:`evaluate` hunts
+    the enemy's last movers (:func:`mopup`) and pushes our nearest winner by arriving home
+    (:func:`arrival`), each times this lead."""
     variant = state.variant
     values = piece_values(variant)
     mobile = mobile_types(variant)
@@ -549,7 +555,8 @@ def hunt_lead(state, player: int) -> float:
                 worth[side] += min(values[t], MOPUP_WORTH)
     if worth[player] == 0.0:
         return 0.0
-    lead = (worth[player] / (worth[player] + worth[1 - player]) - MOPUP_FROM) / (MOPUP_FULL - MOPUP_FROM)
+    start, full = (RESTLESS_FROM, RESTLESS_FULL) if restless else (MOPUP_FROM, MOPUP_FULL)
+    lead = (worth[player] / (worth[player] + worth[1 - player]) - start) / (full - start)
     if lead <= 0.0:
         return 0.0
     return 1.0 if lead > 1.0 else lead
@@ -618,12 +625,14 @@ def arrival(state, player: int) -> float:
     return near if near > 0.0 else 0.0
 
 
-def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> float:
+def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restless: bool = False) -> float:
     """Material and position of ``player`` minus the opponent's, with the terms of the variant's way of
     winning (see the module docstring), and ``player``'s own hunt of the enemy's last movers when far
     ahead (not the opponent's: so ``evaluate(state, 0)`` is not ``-evaluate(state, 1)`` then); ±1000 for
     a finished game. ``secrecy=False`` leaves out what keeping pieces unseen is worth
-    (:func:`secrecy_values`), ``hunt=False`` that hunt (:func:`mopup`; the heuristic reads actions so)."""
+    (:func:`secrecy_values`), ``hunt=False`` that hunt (:func:`mopup`; the heuristic reads actions so);
+    ``restless=True`` hunts and pushes from an even game on, the hunt, push and guards ``RESTLESS`` times
+    as strong (the search's, after a long stretch without a capture)."""
     result = state.result
     if result is not None:
         if result.is_draw:
@@ -661,13 +670,14 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True) -> flo
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
+    scale = RESTLESS if restless else 1.0
     if any(guard):  # our breakers near the enemy's guards of the goal, theirs near ours
-        score -= GUARD * (guards(state, player) - guards(state, 1 - player))
+        score -= GUARD * scale * (guards(state, player) - guards(state, 1 - player))
     if hunt:  # the searcher's own hunt and push only: fleeing a far stronger enemy is no plan
-        lead = hunt_lead(state, player)
+        lead = hunt_lead(state, player, restless)
         if lead > 0.0:
-            score -= MOPUP * mopup(state, player, lead)
-            score += PUSH * (lead * arrival(state, player))
+            score -= MOPUP * scale * mopup(state, player, lead)
+            score += PUSH * scale * (lead * arrival(state, player))
     return score
 
 
