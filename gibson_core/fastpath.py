@@ -596,11 +596,10 @@ class Kernel:
             nt, size = len(v.types), v.grid.size
             counted = vals.winning_types(v)  # the kernel's "scarce" types: counted for vals.winner_bonus
             vital, breakers = vals.siege_types(v)
-            scale = vals.RESTLESS if restless else 1.0
-            start, full = (vals.RESTLESS_FROM, vals.RESTLESS_FULL) if restless else (vals.MOPUP_FROM, vals.MOPUP_FULL)
+            pulls = vals.pulls(restless)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
-                    vals.SIEGE if vital else 0.0, vals.MOPUP * scale, start, full, vals.MOPUP_WORTH,
-                    vals.PUSH * scale, vals.GUARD * scale if any(vals.guard_types(v)) else 0.0]
+                    vals.SIEGE if vital else 0.0, pulls.mopup, pulls.start, pulls.full, vals.MOPUP_WORTH,
+                    pulls.push, pulls.guard if any(vals.guard_types(v)) else 0.0]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
@@ -778,13 +777,12 @@ class FastGame:
         """:func:`gibson_core.ai.values.evaluate` of this position for ``player`` (the same value)."""
         return self.game.evaluate(self.kernel.policy(restless), player)
 
-    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int,
-               restless: bool = False) -> float:
+    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int) -> float:
         """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""
         if self.result is not None:
             return 1000.0 * (0 if self.result.winner is None else
                              1 if self.result.winner == self.variant.players[player] else -1)
-        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(restless), player))
+        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(), player))
         self._legal = None
         self.result = self.kernel.result(*self.game.result())
         return value

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import heapq
 import weakref
+from typing import NamedTuple
 
 from ..combat import ATTACKER, DEFENDER
 from ..movegen import MoveTables
@@ -537,6 +538,25 @@ def mobile_types(variant) -> tuple:
     return cache["mobile"]
 
 
+class Pulls(NamedTuple):
+    """The weights of the hunt, the push and the guards in :func:`evaluate`, and the shares of both sides'
+    mobile worth over which the hunt's lead rises from 0 to 1 (:func:`hunt_lead`)."""
+
+    mopup: float
+    start: float
+    full: float
+    push: float
+    guard: float
+
+
+def pulls(restless: bool = False) -> Pulls:
+    """The :class:`Pulls` of a calm or a ``restless`` evaluation (restless: from ``RESTLESS_FROM`` to
+    ``RESTLESS_FULL``, the weights ``RESTLESS`` times as much); the kernel's policy table reads the same."""
+    if restless:
+        return Pulls(MOPUP * RESTLESS, RESTLESS_FROM, RESTLESS_FULL, PUSH * RESTLESS, GUARD * RESTLESS)
+    return Pulls(MOPUP, MOPUP_FROM, MOPUP_FULL, PUSH, GUARD)
+
+
 def hunt_lead(state, player: int, restless: bool = False) -> float:
     """How far ahead ``player`` is, from 0 to 1: 0 while its share of both sides' mobile worth (each piece
     at most ``MOPUP_WORTH``) is below ``MOPUP_FROM``, rising to 1 at ``MOPUP_FULL`` (0 with nothing to
@@ -555,8 +575,8 @@ def hunt_lead(state, player: int, restless: bool = False) -> float:
                 worth[side] += min(values[t], MOPUP_WORTH)
     if worth[player] == 0.0:
         return 0.0
-    start, full = (RESTLESS_FROM, RESTLESS_FULL) if restless else (MOPUP_FROM, MOPUP_FULL)
-    lead = (worth[player] / (worth[player] + worth[1 - player]) - start) / (full - start)
+    weights = pulls(restless)
+    lead = (worth[player] / (worth[player] + worth[1 - player]) - weights.start) / (weights.full - weights.start)
     if lead <= 0.0:
         return 0.0
     return 1.0 if lead > 1.0 else lead
@@ -670,14 +690,14 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restle
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
-    scale = RESTLESS if restless else 1.0
+    weights = pulls(restless)
     if any(guard):  # our breakers near the enemy's guards of the goal, theirs near ours
-        score -= GUARD * scale * (guards(state, player) - guards(state, 1 - player))
+        score -= weights.guard * (guards(state, player) - guards(state, 1 - player))
     if hunt:  # the searcher's own hunt and push only: fleeing a far stronger enemy is no plan
         lead = hunt_lead(state, player, restless)
         if lead > 0.0:
-            score -= MOPUP * scale * mopup(state, player, lead)
-            score += PUSH * scale * (lead * arrival(state, player))
+            score -= weights.mopup * mopup(state, player, lead)
+            score += weights.push * (lead * arrival(state, player))
     return score
 
 
