@@ -791,15 +791,16 @@ static long playout(Game *g, long max_plies) {
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
  * unseen [ntypes], which types the hunt counts as prey [ntypes], which types guard the goal [ntypes], which
  * types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to the goal of the
- * winners by arriving [player][type][square] (-1: not a winner), then with Flags the steps of each type to
- * each player's Base [player][type][square] and to every square [type][target][square]. The same operations
+ * winners by arriving [player][type][square] (-1: not a winner), the steps of each type to take a piece on
+ * each square [type][target][square], then with Flags the steps of each type to each player's Base
+ * [player][type][square] and to every square [type][target][square]. The same operations
  * in the same order as the Python code, so the floating-point results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
        P_MOPUP_WORTH, P_PUSH, P_GUARD, P_HEADER };
 
 typedef struct {
     const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *hunts, *tables, *goal;
-    const double *home, *to;
+    const double *attack, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -816,13 +817,14 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->hunts = pol->guard + nt;
     pol->tables = pol->hunts + nt * nt;
     pol->goal = pol->tables + 2 * nt * size;
-    pol->home = pol->goal + 2 * nt * size;
+    pol->attack = pol->goal + 2 * nt * size;
+    pol->home = pol->attack + nt * size * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 8 * nt + nt * nt + 4 * nt * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 8 * nt + nt * nt + 4 * nt * size + nt * size * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.blasted_types: would an enemy effect in reach of square destroy player's type t arriving there */
@@ -912,22 +914,22 @@ static double hunt_lead(Game *g, const Policy *pol, int player) {
 }
 
 /* ai.values.hunted: for every enemy piece of a type `counted` marks, the steps of player's nearest piece that
- * takes it over the board, summed */
+ * takes it (ai.values.attack_distance), over the board, summed */
 static double hunted(Game *g, const Policy *pol, int player, const double *counted) {
-    size_t nt = (size_t)g->r->ntypes;
+    size_t nt = (size_t)g->r->ntypes, size = (size_t)g->size;
     int files = g->r->files, far = files + g->size / files;
     double total = 0.0;
     for (int j = 0; j < g->npids[1 - player]; j++) {
         int e = g->pids[1 - player][j], at = g->square[e], te = g->ptype[e];
         if (at < 0 || counted[te] == 0.0) continue;
-        int best = far;
+        double best = far;
         for (int i = 0; i < g->npids[player]; i++) {
-            int q = g->pids[player][i], sq = g->square[q];
-            if (sq < 0 || pol->hunts[(size_t)g->ptype[q] * nt + te] == 0.0) continue;
-            int d = manhattan(sq, at, files);
+            int q = g->pids[player][i], sq = g->square[q], tq = g->ptype[q];
+            if (sq < 0 || pol->hunts[(size_t)tq * nt + te] == 0.0) continue;
+            double d = pol->attack[((size_t)tq * size + at) * size + sq];
             if (d < best) best = d;
         }
-        total += (double)best / far;
+        total += best / far;
     }
     return total;
 }

@@ -609,6 +609,7 @@ class Kernel:
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             for p in range(len(v.players)):  # steps to the goal of the winners by arriving, -1 for the rest
                 flat += [x for dist in vals.goal_distances(v, p) for x in (dist if dist is not None else [-1.0] * size)]
+            flat += [x for t in range(nt) for target in range(size) for x in vals.attack_distance(v, t, target)]
             flags = v.rules.get("flags")
             if flags is not None:
                 flat += [x for base in flags.bases for t in range(nt) for x in vals.distance_to(v, t, base)]

@@ -328,7 +328,7 @@ def test_far_ahead_the_hunt_counts_the_mines_that_wall_the_last_movers_in():
     Mine, cannot be taken until a Mine Sweeper has lifted the Mines: far ahead, the hunt counts each Mine
     (an immobile piece whose effect destroys) as prey for the types that remove it, so the Mine Sweeper is
     drawn to them and its loss costs the hunt. Immobile pieces without such an effect are no prey. The
-    kernel counts the same."""
+    steps are counted on the way in, round the Harbour Wall. The kernel counts the same."""
     variant = load_variant("dover-patrol")
     kind = variant.type_index
     assert prey_types(variant)[kind["Mine"]] and prey_types(variant)[kind["BS"]]
@@ -345,15 +345,22 @@ def test_far_ahead_the_hunt_counts_the_mines_that_wall_the_last_movers_in():
     swept, nearer, unswept = position(h8="blue MS"), position(h9="blue MS"), position(h8="blue PV")
     lead = hunt_lead(swept, 0)
     assert lead > 0.9 and hunt_lead(nearer, 0) == lead
-    # the Battleship is hunted by the Flagship from c3 (5 + 9 steps); the Mines only by the Mine Sweeper
-    # from h8: to f12 2 + 4 steps, to f11 2 + 3, to g11 1 + 3
-    assert mopup(swept, 0) == pytest.approx(lead * (14 + 6 + 5 + 4) / far)
+    # the steps go round the Harbour Walls, in and out by their gaps (a3|a4, h9|h10). The Battleship is
+    # hunted by the Battle Squadron from a2 (out by a4, 14 steps to h9, 2 more to h11 and the attack: 17;
+    # the Flagship on c3, 14 steps as the crow flies, needs 18); the Mines only by the Mine Sweeper from h8:
+    # f12 by h11 or g10 (5 steps and the attack), f11 from f10 (4 and the attack: not from e11, across the
+    # wall), g11 from h11 (3 and the attack)
+    assert mopup(swept, 0) == pytest.approx(lead * (17 + 6 + 5 + 4) / far)
     assert mopup(swept, 0) - mopup(nearer, 0) == pytest.approx(lead * 3 / far)
+    # just outside the wall on g9, two squares from g11 as the crow flies, the Mine Sweeper is further off
+    # than in the gap on h9 (4 + 5 + 6 steps against 3 + 4 + 5)
+    outside = position(g9="blue MS")
+    assert mopup(outside, 0) - mopup(nearer, 0) == pytest.approx(lead * 3 / far)
     # no Mine Sweeper: each Mine counts as far as the board
-    assert mopup(unswept, 0) == pytest.approx(hunt_lead(unswept, 0) * (14 + 3 * far) / far)
+    assert mopup(unswept, 0) == pytest.approx(hunt_lead(unswept, 0) * (17 + 3 * far) / far)
     kernel = kernel_or_none(variant)
     if kernel is not None:
-        for state in (swept, nearer, unswept):
+        for state in (swept, nearer, outside, unswept):
             assert kernel.finish_value(state, 0, random.Random(1), 0.9, 0) == evaluate(state, 0)
 
 

@@ -361,6 +361,21 @@ def distance_to(variant, t: int, target: int) -> list:
     return hit
 
 
+def attack_distance(variant, t: int, target: int) -> list:
+    """``[square]`` steps for a piece of type ``t`` to take a piece standing on ``target``: its way to a
+    square orthogonally beside ``target`` (not across a wall: where an attack or a blast starts), plus
+    one for the attack (cached per type and target). A diagonal mover reaches only the pieces on the
+    other colour so."""
+    cache = _cached(variant).setdefault("attack", {})
+    key = (t, target)
+    hit = cache.get(key)
+    if hit is None:
+        passable = MoveTables.for_variant(variant).passable
+        beside = [(n, 1) for n in variant.grid.orth[target] if passable[n]]
+        hit = cache[key] = _distances(variant, t, beside)
+    return hit
+
+
 def blasted_types(state, sq: int, player: int) -> frozenset:
     """The types of ``player``'s pieces that an automatic effect of an enemy piece in reach of ``sq`` would
     destroy on arriving there (a Mine's blast beside it; empty without effects): such a piece cannot pick
@@ -585,7 +600,7 @@ def hunt_lead(state, player: int, restless: bool = False) -> float:
 def mopup(state, player: int, lead: float | None = None) -> float:
     """How far ``player`` is from hunting down the enemy's mobile pieces once far ahead: for every enemy
     piece :func:`prey_types` counts (the mobile ones, and the Mines that wall them in), ``d / far``, ``d``
-    the orthogonal steps of ``player``'s nearest piece that takes it (``far``, the board's files plus
+    the steps of ``player``'s nearest piece that takes it (:func:`hunted`; ``far``, the board's files plus
     ranks, when none can), times how far ahead ``player`` is
     (:func:`hunt_lead`, read from ``state`` unless given). A side left with nothing to move loses, and far
     ahead the way to a win is often to take the enemy's last movers rather than to break its fortress;
@@ -599,14 +614,17 @@ def mopup(state, player: int, lead: float | None = None) -> float:
 
 
 def hunted(state, player: int, counted: tuple) -> float:
-    """For every enemy piece of a type ``counted`` marks, ``d / far``: ``d`` the orthogonal steps of
-    ``player``'s nearest piece that takes it (by :func:`mopup_table`; ``far``, the board's files plus
-    ranks, when none can), summed. :func:`mopup` and :func:`guards` read it."""
+    """For every enemy piece of a type ``counted`` marks, ``d / far``: ``d`` the steps of ``player``'s
+    nearest piece that takes it (by :func:`mopup_table`), on the way that piece's type moves
+    (:func:`attack_distance`: walls and terrain respected, the pieces on the way not), or ``far`` (the
+    board's files plus ranks) when none is nearer; summed. :func:`mopup` and :func:`guards` read it. Steps
+    over the board, not as the crow flies: counted so, Dover Patrol sides far ahead kept their Mine
+    Sweepers just outside the enemy's Harbour Wall, two squares from a Mine as the crow flies and four by
+    the way in, until the ply limit drew the game."""
     variant = state.variant
     hunts = mopup_table(variant)
     square, ptype = state.square, state.ptype
-    grid = variant.grid
-    far = grid.files + grid.ranks
+    far = variant.grid.files + variant.grid.ranks
     total = 0.0
     for e in state.pids[1 - player]:
         at = square[e]
@@ -617,7 +635,7 @@ def hunted(state, player: int, counted: tuple) -> float:
         for q in state.pids[player]:
             sq = square[q]
             if sq >= 0 and hunts[ptype[q]][te] != 0.0:
-                d = grid.manhattan(sq, at)
+                d = attack_distance(variant, ptype[q], at)[sq]
                 if d < best:
                     best = d
         total += best / far
