@@ -790,17 +790,18 @@ static long playout(Game *g, long max_plies) {
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
  * unseen [ntypes], which types the hunt counts as prey [ntypes], which types guard the goal [ntypes], which
- * types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to the goal of the
+ * types are Mines (immobile prey) and which sweep them [ntypes each], which types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to the goal of the
  * winners by arriving [player][type][square] (-1: not a winner), the steps of each type to take a piece on
- * each square [type][target][square], then with Flags the steps of each type to each player's Base
+ * each square [type][target][square], the squares a step of each type away [type][square][4] (-1: none), then with Flags the steps of each type to each player's Base
  * [player][type][square] and to every square [type][target][square]. The same operations
  * in the same order as the Python code, so the floating-point results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
-       P_MOPUP_WORTH, P_PUSH, P_GUARD, P_HEADER };
+       P_MOPUP_WORTH, P_PUSH, P_GUARD, P_BOXED, P_HEADER };
 
 typedef struct {
-    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *hunts, *tables, *goal;
-    const double *attack, *home, *to;
+    const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *walls, *sweepers, *hunts,
+        *tables, *goal;
+    const double *attack, *steps, *home, *to;
 } Policy;
 
 static void policy_view(const Rules *r, const double *buf, Policy *pol) {
@@ -814,17 +815,20 @@ static void policy_view(const Rules *r, const double *buf, Policy *pol) {
     pol->secret = pol->breaker + nt;
     pol->prey = pol->secret + nt;
     pol->guard = pol->prey + nt;
-    pol->hunts = pol->guard + nt;
+    pol->walls = pol->guard + nt;
+    pol->sweepers = pol->walls + nt;
+    pol->hunts = pol->sweepers + nt;
     pol->tables = pol->hunts + nt * nt;
     pol->goal = pol->tables + 2 * nt * size;
     pol->attack = pol->goal + 2 * nt * size;
-    pol->home = pol->attack + nt * size * size;
+    pol->steps = pol->attack + nt * size * size;
+    pol->home = pol->steps + 4 * nt * size;
     pol->to = pol->home + 2 * nt * size;
 }
 
 static size_t policy_size(const Rules *r) {
     size_t nt = (size_t)r->ntypes, size = (size_t)r->size;
-    return P_HEADER + 8 * nt + nt * nt + 4 * nt * size + nt * size * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
+    return P_HEADER + 10 * nt + nt * nt + 8 * nt * size + nt * size * size + (r->sec[S_FLAGS][G_HAS] ? 2 * nt * size + nt * size * size : 0);
 }
 
 /* ai.values.blasted_types: would an enemy effect in reach of square destroy player's type t arriving there */
@@ -913,6 +917,22 @@ static double hunt_lead(Game *g, const Policy *pol, int player) {
     return lead > 1.0 ? 1.0 : lead;
 }
 
+/* ai.values.boxed: every square a step of type t away from sq that dist counts nearer holds one of player's
+ * pieces (and there is one) */
+static int boxed(const Game *g, const Policy *pol, int player, int t, int sq, const double *dist) {
+    const double *step = pol->steps + ((size_t)t * (size_t)g->size + sq) * 4;
+    int nearer = 0;
+    for (int k = 0; k < 4 && step[k] >= 0.0; k++) {
+        int n = (int)step[k];
+        if (dist[n] < dist[sq]) {
+            int q = g->board[n];
+            if (!q || g->owner[q] != player) return 0;
+            nearer = 1;
+        }
+    }
+    return nearer;
+}
+
 /* ai.values.hunted: for every enemy piece of a type `counted` marks, the steps of player's nearest piece that
  * takes it (ai.values.attack_distance), over the board, summed */
 static double hunted(Game *g, const Policy *pol, int player, const double *counted) {
@@ -926,7 +946,9 @@ static double hunted(Game *g, const Policy *pol, int player, const double *count
         for (int i = 0; i < g->npids[player]; i++) {
             int q = g->pids[player][i], sq = g->square[q], tq = g->ptype[q];
             if (sq < 0 || pol->hunts[(size_t)tq * nt + te] == 0.0) continue;
-            double d = pol->attack[((size_t)tq * size + at) * size + sq];
+            const double *dist = pol->attack + ((size_t)tq * size + at) * size;
+            double d = dist[sq];
+            if (d < best && boxed(g, pol, player, tq, sq, dist)) d += pol->head[P_BOXED];
             if (d < best) best = d;
         }
         total += best / far;
@@ -947,11 +969,28 @@ static double arrival(Game *g, const Policy *pol, int player) {
     for (int i = 0; i < g->npids[player]; i++) {
         int pid = g->pids[player][i], sq = g->square[pid];
         if (sq < 0) continue;
-        double d = pol->goal[((size_t)player * nt + g->ptype[pid]) * size + sq];
-        if (d >= 0.0 && d < best) best = d;
+        const double *dist = pol->goal + ((size_t)player * nt + g->ptype[pid]) * size;
+        double d = dist[sq];
+        if (d < 0.0) continue;
+        if (d < best && boxed(g, pol, player, g->ptype[pid], sq, dist)) d += pol->head[P_BOXED];
+        if (d < best) best = d;
     }
     double near = 1.0 - best / far;
     return near > 0.0 ? near : 0.0;
+}
+
+/* ai.values.pull_terms: ours near the enemy's guards of the goal and theirs near ours (ai.values.guards), and
+ * the searcher's own hunt and push */
+static double pull_terms(Game *g, const Policy *pol, int player) {
+    double score = 0.0;
+    if (pol->head[P_GUARD] != 0.0)
+        score -= pol->head[P_GUARD] * (hunted(g, pol, player, pol->guard) - hunted(g, pol, 1 - player, pol->guard));
+    double lead = hunt_lead(g, pol, player);
+    if (lead > 0.0) {
+        score -= pol->head[P_MOPUP] * mopup(g, pol, player, lead);
+        score += pol->head[P_PUSH] * (lead * arrival(g, pol, player));
+    }
+    return score;
 }
 
 static double winner_bonus(const Policy *pol, int k) { return pol->head[P_SCARCE] * (1.0 - pow(0.5, k)); }
@@ -964,7 +1003,7 @@ static double evaluate(Game *g, const Policy *pol, int player) {
     }
     size_t nt = (size_t)g->r->ntypes, size = (size_t)g->r->size;
     double score = 0.0;
-    int counts[2] = {0, 0}, guarded[2] = {0, 0};
+    int counts[2] = {0, 0}, guarded[2] = {0, 0}, walled[2] = {0, 0}, swept[2] = {0, 0};
     for (int pid = 1; pid < g->n; pid++) {
         int sq = g->square[pid];
         if (sq < 0) continue;
@@ -974,21 +1013,19 @@ static double evaluate(Game *g, const Policy *pol, int player) {
         score += p == player ? v : -v;
         if (pol->scarce[t] != 0.0) counts[p]++;
         if (pol->guard[t] != 0.0) guarded[p]++;
+        if (pol->walls[t] != 0.0) walled[p]++;
+        if (pol->sweepers[t] != 0.0) swept[p]++;
     }
     if (pol->head[P_HAS_SCARCE] != 0.0) score += winner_bonus(pol, counts[player]) - winner_bonus(pol, counts[1 - player]);
     if (guarded[0] || guarded[1]) /* the last guards of a goal the enemy can still reach */
         score += (counts[1 - player] ? winner_bonus(pol, guarded[player]) : 0.0)
                - (counts[player] ? winner_bonus(pol, guarded[1 - player]) : 0.0);
+    if (walled[0] || walled[1]) /* the last sweepers of the enemy's Mines */
+        score += (walled[1 - player] ? winner_bonus(pol, swept[player]) : 0.0)
+               - (walled[player] ? winner_bonus(pol, swept[1 - player]) : 0.0);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
-    if (pol->head[P_GUARD] != 0.0) /* ai.values.guards: ours near the enemy's guards of the goal, theirs near ours */
-        score -= pol->head[P_GUARD] * (hunted(g, pol, player, pol->guard) - hunted(g, pol, 1 - player, pol->guard));
-    double lead = hunt_lead(g, pol, player); /* the searcher's own hunt and push only */
-    if (lead > 0.0) {
-        score -= pol->head[P_MOPUP] * mopup(g, pol, player, lead);
-        score += pol->head[P_PUSH] * (lead * arrival(g, pol, player));
-    }
-    return score;
+    return score + pull_terms(g, pol, player);
 }
 
 /* ai.values.CombatProbe.gain: the fight of a (moved to a_sq) against d, as the attacker's material change */

@@ -586,8 +586,9 @@ class Kernel:
     def policy(self, restless: bool = False) -> bytes:
         """The search agent's tables as the kernel reads them (``_kernel.c``, ``Policy``): constants, piece
         values, scarce types, which types can move, the vital immobile types and their breakers, each type's
-        worth unseen, which types the hunt counts, which types hunt which, square terms, each type's steps
-        to its goal, and with Flags the steps of each type to each Base and to every square
+        worth unseen, which types the hunt counts, which guard the goal, which are Mines and which sweep
+        them, which types hunt which, square terms, each type's steps to its goal and to take a piece on
+        each square, and with Flags the steps of each type to each Base and to every square
         (``gibson_core.ai.values``); ``restless``, the constants of ``values.evaluate(..., restless=True)``."""
         if restless not in self._policies:
             from .ai import values as vals
@@ -599,17 +600,20 @@ class Kernel:
             pulls = vals.pulls(restless)
             flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
                     vals.SIEGE if vital else 0.0, pulls.mopup, pulls.start, pulls.full, vals.MOPUP_WORTH,
-                    pulls.push, pulls.guard if any(vals.guard_types(v)) else 0.0]
+                    pulls.push, pulls.guard if any(vals.guard_types(v)) else 0.0, float(vals.BOXED)]
             flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
             flat += list(vals.secrecy_values(v)) + [float(p) for p in vals.prey_types(v)]
             flat += [float(g) for g in vals.guard_types(v)]
+            flat += [float(x) for kinds in vals.sweeper_types(v) for x in kinds]
             flat += [x for row in vals.mopup_table(v) for x in row]
             flat += [x for per_player in vals.square_tables(v) for row in per_player for x in row]
             for p in range(len(v.players)):  # steps to the goal of the winners by arriving, -1 for the rest
                 flat += [x for dist in vals.goal_distances(v, p) for x in (dist if dist is not None else [-1.0] * size)]
             flat += [x for t in range(nt) for target in range(size) for x in vals.attack_distance(v, t, target)]
+            for t in range(nt):  # each type's steps from each square, for vals.boxed (-1: none)
+                flat += [float(x) for row in vals.neighbours_of(v, t) for x in (*row, -1, -1, -1, -1)[:4]]
             flags = v.rules.get("flags")
             if flags is not None:
                 flat += [x for base in flags.bases for t in range(nt) for x in vals.distance_to(v, t, base)]

@@ -11,8 +11,16 @@ from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.danger import strike_squares
 from gibson_core.ai.heuristic import MoveScorer
-from gibson_core.ai.search import PRIOR_VISITS, QUIET, TreeMoves, quiet_plies
+from gibson_core.ai.search import (
+    PRIOR_VISITS,
+    QUIET,
+    URGENCY,
+    TreeMoves,
+    quiet_plies,
+    urgency,
+)
 from gibson_core.ai.values import (
+    BOXED,
     COVER,
     GUARD,
     MOPUP,
@@ -25,7 +33,10 @@ from gibson_core.ai.values import (
     SECRECY,
     SIEGE,
     action_cover,
+    arrival,
+    attack_distance,
     blasted_types,
+    boxed,
     distance_to,
     evaluate,
     flag_terms,
@@ -40,6 +51,7 @@ from gibson_core.ai.values import (
     siege,
     siege_types,
     square_tables,
+    sweeper_types,
     winner_bonus,
 )
 from gibson_core.bench import new_game
@@ -364,6 +376,48 @@ def test_far_ahead_the_hunt_counts_the_mines_that_wall_the_last_movers_in():
             assert kernel.finish_value(state, 0, random.Random(1), 0.9, 0) == evaluate(state, 0)
 
 
+def test_the_last_mine_sweepers_count_as_the_last_winners_while_the_enemy_has_mines():
+    """Mines wall a Harbour in, and only a Mine Sweeper lifts them: while the enemy has a Mine, our last
+    Mine Sweepers count ``winner_bonus`` beyond their material (the last one most), and the enemy's count
+    against us while we have Mines. Read from the data: the Mines are the immobile prey of the hunt, the
+    sweepers the types that remove them; no other variant has either. The kernel counts the same."""
+    variant = load_variant("dover-patrol")
+    kind = variant.type_index
+    walls, sweepers = sweeper_types(variant)
+    assert [variant.types[t].id for t in range(len(walls)) if walls[t]] == ["Mine"]
+    assert [variant.types[t].id for t in range(len(sweepers)) if sweepers[t]] == ["MS"]
+    for other in ("aviation", "lattaque", "tri-tactics"):
+        assert not any(x for kinds in sweeper_types(load_variant(other)) for x in kinds)
+    ms, index = kind["MS"], variant.grid.index
+    tables = square_tables(variant)
+    base = {"c3": "blue FS", "h12": "red BS", "f12": "red Mine", "a12": "red PV", "d8": "blue PV"}
+
+    def worth(mined=True, **changes):
+        pieces = {**base, **changes}
+        if not mined:
+            del pieces["f12"]
+        return evaluate(GameState.from_position(variant, pieces, "blue"), 0, secrecy=False, hunt=False)
+
+    def material(player, square):
+        return piece_values(variant)[ms] + tables[player][ms][index[square]]
+
+    # the last Mine Sweeper counts its material and more; a second, less more
+    one, two = worth(a4="blue MS"), worth(a4="blue MS", b4="blue MS")
+    assert one - worth() == pytest.approx(material(0, "a4") + winner_bonus(1))
+    assert two - one == pytest.approx(material(0, "b4") + winner_bonus(2) - winner_bonus(1))
+    # with no enemy Mine left, a Mine Sweeper is worth its material alone
+    assert worth(False, a4="blue MS") - worth(False) == pytest.approx(material(0, "a4"))
+    # red's Mine Sweeper counts against blue beyond its material only while blue has a Mine
+    assert worth(b12="red MS") - worth() == pytest.approx(-material(1, "b12"))
+    assert worth(b12="red MS", b2="blue Mine") - worth(b2="blue Mine") == pytest.approx(
+        -material(1, "b12") - winner_bonus(1))
+    kernel = kernel_or_none(variant)
+    if kernel is not None:
+        for changes in ({}, {"a4": "blue MS"}, {"a4": "blue MS", "a10": "red MS", "b2": "blue Mine"}):
+            state = GameState.from_position(variant, {**base, **changes}, "blue")
+            assert kernel.finish_value(state, 0, random.Random(1), 0.9, 0) == evaluate(state, 0)
+
+
 def test_far_ahead_the_search_pushes_its_nearest_winner_home():
     """Far ahead, the nearest of our pieces that win by arriving counts ``PUSH`` times the lead for every
     step it comes nearer its goal (over the board's files plus ranks), beyond the goal pull every winner
@@ -466,6 +520,84 @@ def test_the_search_grows_restless_after_a_quiet_stretch(monkeypatch):
         monkeypatch.setattr(search, "QUIET", quiet)
         quick_search().analyse(obs, None)
         assert seen.pop() is restless
+
+
+def test_a_piece_boxed_in_by_its_own_side_counts_more_steps():
+    """A winner or hunter whose every step nearer (by its own way of moving) is onto a square one of its
+    own side holds counts ``BOXED`` more steps in the push and the hunt, so the move that lets it out pays:
+    a Troop Carrier behind two of its Fighters, a Mine Sweeper inside its harbour. An enemy piece in the
+    way boxes nothing in (it may be taken). The kernel counts the same."""
+    variant = load_variant("aviation")
+    index, far = variant.grid.index, variant.grid.files + variant.grid.ranks
+    tc = variant.type_index["TC"]
+    goal = goal_distances(variant, 0)[tc]
+    army = {"a1": "blue TSFSq", "b1": "blue SSFSq", "h12": "red Bmr", "c5": "blue TC"}
+
+    def position(**changes):
+        return GameState.from_position(variant, {**army, **changes}, "red")
+
+    # the Troop Carrier steps diagonally: b6 and d6 are its steps nearer the goal (d12, e12)
+    assert goal[index["b6"]] < goal[index["c5"]] and goal[index["d6"]] < goal[index["c5"]]
+    shut, half, theirs = position(b6="blue FTS", d6="blue FTS"), position(b6="blue FTS"), position(
+        b6="blue FTS", d6="red FTS")
+    assert boxed(shut, 0, tc, index["c5"], goal)
+    assert not boxed(half, 0, tc, index["c5"], goal) and not boxed(theirs, 0, tc, index["c5"], goal)
+    assert arrival(half, 0) == pytest.approx(1.0 - goal[index["c5"]] / far)
+    assert arrival(shut, 0) == pytest.approx(1.0 - (goal[index["c5"]] + BOXED) / far)
+    # a Mine Sweeper in the corner of its harbour, its ways out held by its own side
+    dover = load_variant("dover-patrol")
+    ms, at = dover.type_index["MS"], dover.grid.index["h12"]
+    walled = {"a1": "blue MS", "h12": "red Mine", "h11": "red BS", "c3": "blue FS"}
+    # its way out of the harbour is by a2 and the gap at a3|a4: b1 is no step nearer
+    inside = GameState.from_position(dover, {**walled, "a2": "blue PV", "b1": "blue PV"}, "blue")
+    opened = GameState.from_position(dover, {**walled, "b2": "blue PV", "b1": "blue PV"}, "blue")
+    dist = attack_distance(dover, ms, at)
+    assert boxed(inside, 0, ms, dover.grid.index["a1"], dist)
+    assert not boxed(opened, 0, ms, dover.grid.index["a1"], dist)
+    assert mopup(inside, 0, 1.0) - mopup(opened, 0, 1.0) == pytest.approx(BOXED / 20)
+    for v, states in ((variant, (shut, half, theirs)), (dover, (inside, opened))):
+        kernel = kernel_or_none(v)
+        if kernel is not None:
+            for state in states:
+                for player in (0, 1):
+                    assert kernel.finish_value(state, 0, random.Random(1), 0.9, player) == evaluate(state, player)
+
+
+def test_a_restless_root_prefers_progress_now_to_progress_later(monkeypatch):
+    """Restless, each root move's heuristic score gains ``URGENCY`` times its change of the pulls
+    (``values.pull_terms``, restless) in the scorer's likeliest world: a Troop Carrier's step towards the
+    goal gains the push of one step, a step back loses it, a move elsewhere neither. The greedy playouts
+    make the same progress after any first move, so the search's means cannot tell a wait from a step;
+    the heuristic's own choice, played when they cannot, took an Aviation Troop Carrier back out of the
+    goal's surroundings and the search brought it in again, for 500 plies. Calm, the scores are the
+    heuristic's."""
+    variant = load_variant("aviation")
+    army = {"a1": "blue TSFSq", "b1": "blue SSFSq", "c1": "blue BSq", "f1": "blue FTS", "g1": "blue FTS",
+            "h1": "blue FSS", "a2": "blue FSS", "h12": "red Bmr", "a12": "red RP", "c5": "blue TC"}
+    state = GameState.from_position(variant, army, "blue")
+    obs = observe(state, "blue")
+    scorer = MoveScorer(obs, variant, random.Random(1))
+    moves = [Move.parse(text) for text in ("c5-d6", "c5-b4", "f1-e1")]
+    forward, back, elsewhere = urgency(scorer, moves)
+    far = variant.grid.files + variant.grid.ranks
+    lead = hunt_lead(state, 0, restless=True)
+    assert lead == 1.0
+    # the Troop Carrier also hunts red's Bomber on h12: the hunt's steps change with it; the Fighter on f1 is
+    # nobody's nearest hunter
+    steps = [mopup(GameState.from_position(variant, {**{k: v for k, v in army.items() if k != "c5"}, sq: "blue TC"},
+                                           "red"), 0, lead) for sq in ("c5", "d6", "b4")]
+    assert forward == pytest.approx(PUSH * RESTLESS / far - MOPUP * RESTLESS * (steps[1] - steps[0]))
+    assert back == pytest.approx(-PUSH * RESTLESS / far - MOPUP * RESTLESS * (steps[2] - steps[0]))
+    assert forward > 0 > back and elsewhere == 0.0
+    # the root's scores: the heuristic's plus URGENCY times these when restless, the heuristic's alone calm
+    def first_scores(quiet):
+        monkeypatch.setattr(search, "QUIET", quiet)
+        ranked = make_agent("search", seconds=None, iterations=0).analyse(obs, None, top=len(obs.legal_moves))
+        return {str(s.move): s.score for s in ranked.moves}
+
+    calm, restless = first_scores(QUIET), first_scores(0)
+    for move, urged in zip(moves, (forward, back, elsewhere), strict=True):
+        assert restless[str(move)] - calm[str(move)] == pytest.approx(URGENCY * urged, abs=0.06)
 
 
 def test_a_restless_analysis_is_the_same_for_twins(monkeypatch):

@@ -13,7 +13,7 @@
   piece the enemy has not seen is worth a little more to its owner (:func:`secrecy_values`), the enemy's
   breakers near our vital immobile piece count against us (:func:`siege`), the enemy's guards of our
   goal (guns) count the steps of our pieces that remove them and, while we can still win, how few are
-  left (:func:`guards`), and far ahead
+  left (:func:`guards`), so do our last sweepers of the enemy's Mines (:func:`sweeper_types`), and far ahead
   (:func:`hunt_lead`) the side whose evaluation it is hunts down the enemy's last movers (:func:`mopup`)
   and pushes its nearest winner by arriving home (:func:`arrival`), that side's only. A ``restless`` side
   (the search's, after a long stretch without a capture) hunts and pushes from an even game on, and the
@@ -55,6 +55,7 @@ WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
 OUT_OF_ELEMENT_STEP = 3  # a step out of a piece's element counts as this many on the way to its goal
+BOXED = 2  # more steps for a hunter or winner whose every step nearer is onto a square one of ours holds
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -536,6 +537,23 @@ def guard_types(variant) -> tuple:
     return cache["guard"]
 
 
+def sweeper_types(variant) -> tuple:
+    """``(walls, sweepers)``: ``walls[t]``, whether type ``t`` is an immobile piece whose effect destroys
+    what arrives beside it (Dover Patrol's Mines, prey of the hunt: :func:`prey_types`);
+    ``sweepers[t]``, whether type ``t`` removes one (by :func:`mopup_table`: its Mine Sweepers). While the
+    enemy has such walls, :func:`evaluate` counts our last sweepers as our last winners: a Harbour whose
+    every way in starts beside a Mine cannot be broken without them, and of 19 Dover Patrol games the
+    search drew far ahead, 6 were drawn with its Mine Sweepers (and its other pieces a Mine spares) all
+    lost against three Mines (cached)."""
+    cache = _cached(variant)
+    if "sweep" not in cache:
+        hunts, prey, mobile = mopup_table(variant), prey_types(variant), mobile_types(variant)
+        walls = tuple(prey[t] and not mobile[t] for t in range(len(mobile)))
+        sweepers = tuple(any(row[w] and walls[w] for w in range(len(row))) for row in hunts)
+        cache["sweep"] = (walls, sweepers)
+    return cache["sweep"]
+
+
 def guards(state, player: int) -> float:
     """How far ``player`` is from clearing its winners' way: :func:`hunted` over the enemy's guards
     (:func:`guard_types`), each counting the steps of ``player``'s nearest piece that removes it (a
@@ -635,16 +653,38 @@ def hunted(state, player: int, counted: tuple) -> float:
         for q in state.pids[player]:
             sq = square[q]
             if sq >= 0 and hunts[ptype[q]][te] != 0.0:
-                d = attack_distance(variant, ptype[q], at)[sq]
+                dist = attack_distance(variant, ptype[q], at)
+                d = dist[sq]
+                if d < best and boxed(state, player, ptype[q], sq, dist):
+                    d += BOXED
                 if d < best:
                     best = d
         total += best / far
     return total
 
 
+def boxed(state, player: int, t: int, sq: int, dist: list) -> bool:
+    """Whether a piece of ``player``'s of type ``t`` on ``sq`` is boxed in by its own side: there are squares
+    one step of its away (:func:`neighbours_of`) that ``dist`` counts nearer, and ``player``'s pieces hold
+    them all. :func:`hunted` and :func:`arrival` count ``BOXED`` more steps for it, so that a step that lets
+    it out pays: Aviation Troop Carriers waited for hundreds of plies behind their own Fighters, Dover Patrol
+    Mine Sweepers inside their own harbour, with nothing telling the pieces in the way to go."""
+    here = dist[sq]
+    board, owner = state.board, state.owner
+    nearer = False
+    for n in neighbours_of(state.variant, t)[sq]:
+        if dist[n] < here:
+            q = board[n]
+            if not q or owner[q] != player:
+                return False
+            nearer = True
+    return nearer
+
+
 def arrival(state, player: int) -> float:
     """How near ``player``'s nearest piece that wins by arriving stands to its goal: ``1 - d / far`` (at
-    least 0), ``d`` its steps (:func:`goal_distances`), 0 without one. Far ahead :func:`evaluate` counts it
+    least 0), ``d`` its steps (:func:`goal_distances`; ``BOXED`` more when :func:`boxed`), 0 without one.
+    Far ahead :func:`evaluate` counts it
     ``PUSH`` times the lead: the goal pull alone (``GOAL_PULL`` a step) was lost in the playouts' noise, and
     an Aviation side 22 pieces to 6 ahead moved its Searchlights while its Troop Carriers waited 7 steps
     from the goal until the ply limit drew the game."""
@@ -657,8 +697,13 @@ def arrival(state, player: int) -> float:
         sq = square[pid]
         if sq >= 0:
             dist = goals[ptype[pid]]
-            if dist is not None and dist[sq] < best:
-                best = dist[sq]
+            if dist is None:
+                continue
+            d = dist[sq]
+            if d < best and boxed(state, player, ptype[pid], sq, dist):
+                d += BOXED
+            if d < best:
+                best = d
     near = 1.0 - best / far
     return near if near > 0.0 else 0.0
 
@@ -682,9 +727,10 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restle
     secret = secrecy_values(variant) if secrecy else (0.0,) * len(values)
     counted = winning_types(variant)
     guard = guard_types(variant)
+    walls, sweepers = sweeper_types(variant)
     square, ptype, owner, revealed = state.square, state.ptype, state.owner, state.revealed
     score = 0.0
-    counts, guarded = [0, 0], [0, 0]
+    counts, guarded, walled, swept = [0, 0], [0, 0], [0, 0], [0, 0]
     for pid in range(1, len(owner)):
         sq = square[pid]
         if sq < 0:
@@ -699,17 +745,34 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restle
             counts[p] += 1
         if guard[t]:
             guarded[p] += 1
+        if walls[t]:
+            walled[p] += 1
+        if sweepers[t]:
+            swept[p] += 1
     if counted:
         score += winner_bonus(counts[player]) - winner_bonus(counts[1 - player])
     if guarded[0] or guarded[1]:  # the last guards of a goal the enemy can still reach count as its last winners do
         score += (winner_bonus(guarded[player]) if counts[1 - player] else 0.0) - (
             winner_bonus(guarded[1 - player]) if counts[player] else 0.0)
+    if walled[0] or walled[1]:  # the last sweepers of the enemy's Mines count as the last winners do
+        score += (winner_bonus(swept[player]) if walled[1 - player] else 0.0) - (
+            winner_bonus(swept[1 - player]) if walled[player] else 0.0)
     if "flags" in variant.rules:
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
+    return score + pull_terms(state, player, hunt, restless)
+
+
+def pull_terms(state, player: int, hunt: bool = True, restless: bool = False) -> float:
+    """The part of :func:`evaluate` that pulls towards a win rather than counts what stands: our breakers
+    near the enemy's guards of our goal and theirs near ours (:func:`guards`), and with ``hunt`` our own
+    hunt of the enemy's movers (:func:`mopup`) and push of our nearest winner (:func:`arrival`), each
+    times the lead (:func:`hunt_lead`); ``restless``, by :func:`pulls` ``(True)``. The search's root also
+    reads how a move changes it (``search.urgency``)."""
     weights = pulls(restless)
-    if any(guard):  # our breakers near the enemy's guards of the goal, theirs near ours
+    score = 0.0
+    if any(guard_types(state.variant)):
         score -= weights.guard * (guards(state, player) - guards(state, 1 - player))
     if hunt:  # the searcher's own hunt and push only: fleeing a far stronger enemy is no plan
         lead = hunt_lead(state, player, restless)
