@@ -782,12 +782,15 @@ class FastGame:
         """:func:`gibson_core.ai.values.evaluate` of this position for ``player`` (the same value)."""
         return self.game.evaluate(self.kernel.policy(restless), player)
 
-    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int) -> float:
-        """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`)."""
+    def finish(self, depth: int, rng: random.Random | Twister, greed: float, player: int,
+               restless: bool = False) -> float:
+        """:meth:`gibson_core.ai.search.Playout.finish` here, in place (undo it with :meth:`rewind`); the end
+        scored ``restless`` or not."""
         if self.result is not None:
             return 1000.0 * (0 if self.result.winner is None else
                              1 if self.result.winner == self.variant.players[player] else -1)
-        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, self.kernel.policy(), player))
+        policy = self.kernel.policy(restless)
+        value = _drawing(rng, lambda mt: self.game.finish(depth, mt, greed, policy, player))
         self._legal = None
         self.result = self.kernel.result(*self.game.result())
         return value

@@ -12,9 +12,12 @@ from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.danger import strike_squares
 from gibson_core.ai.heuristic import MoveScorer
 from gibson_core.ai.search import (
+    CLAMP,
+    DRIFT,
     PRIOR_VISITS,
     QUIET,
     URGENCY,
+    Playout,
     TreeMoves,
     quiet_plies,
     urgency,
@@ -55,7 +58,7 @@ from gibson_core.ai.values import (
     winner_bonus,
 )
 from gibson_core.bench import new_game
-from gibson_core.fastpath import FastGame, kernel_or_none
+from gibson_core.fastpath import FastGame, Twister, kernel_or_none
 from gibson_core.moves import Move
 from gibson_core.observe import observe
 from gibson_core.plugins import load_variant
@@ -598,6 +601,43 @@ def test_a_restless_root_prefers_progress_now_to_progress_later(monkeypatch):
     calm, restless = first_scores(QUIET), first_scores(0)
     for move, urged in zip(moves, (forward, back, elsewhere), strict=True):
         assert restless[str(move)] - calm[str(move)] == pytest.approx(URGENCY * urged, abs=0.06)
+
+
+def test_the_root_priors_start_from_the_playouts_drift(monkeypatch):
+    """Before the tree grows, ``DRIFT`` playouts from the root in the scorer's likeliest world measure what
+    every move's iterations share (their mean value, clamped as an iteration's), and each root candidate's
+    prior is its heuristic score plus that drift: counted from 0, a Dover Patrol end game where the
+    enemy's random playout moves blundered into losses gave the first move searched nearly every
+    iteration. The kernel measures the same drift as the Python playouts, drawing the same numbers."""
+    variant = load_variant("dover-patrol")
+    state = GameState.from_position(variant, {"c3": "blue FS", "d5": "blue BS", "e5": "blue LC", "f6": "blue Dst",
+                                              "h12": "red PV", "f12": "red Mine", "g11": "red Mine"}, "blue")
+    obs = observe(state, "blue")
+    agent = make_agent("search", seconds=None, iterations=40)
+    scorer = MoveScorer(obs, variant, random.Random(1))
+    playout = Playout(variant, random.Random(2))
+    base = evaluate(scorer.state, 0)
+    values = []
+    for _ in range(DRIFT):
+        world = scorer.state.copy()
+        values.append(max(-CLAMP, min(CLAMP, playout.finish(world, agent.depth, 0) - base)))
+    python = agent._drift(scorer, Playout(variant, random.Random(2)), None)
+    assert python == pytest.approx(sum(values) / DRIFT)
+    if kernel_or_none(variant) is not None:
+        rng = random.Random(2)
+        twister = Twister(rng)
+        assert agent._drift(scorer, Playout(variant, rng), twister) == pytest.approx(python)
+    # the root's candidates start from their heuristic scores plus the drift
+    seen = []
+    original = search.Root.__init__
+    monkeypatch.setattr(search.Root, "__init__", lambda self, keys, scores: seen.append(scores) or original(self, keys,
+                                                                                                            scores))
+    monkeypatch.setattr(search.SearchAgent, "_drift", lambda *args: 7.5)
+    heuristic = make_agent("search", seconds=None, iterations=0).analyse(obs, None, top=len(obs.legal_moves))
+    agent.analyse(obs, None)
+    first = {str(s.move): s.score for s in heuristic.moves}
+    assert sorted(seen[-1], reverse=True) == pytest.approx(sorted((x + 7.5 for x in first.values()),
+                                                                  reverse=True)[: len(seen[-1])])
 
 
 def test_a_restless_analysis_is_the_same_for_twins(monkeypatch):

@@ -30,6 +30,8 @@ walks one tree shared by all determinizations, whose nodes are keyed by the move
   the ply limit, neither side's share of the mobile worth moving, and no pull was strong enough to end a
   wait that costs nothing. Restless, a root move's heuristic score also gains ``URGENCY`` times its own
   change of the pulls (:func:`urgency`): progress now, not after a wait.
+- a root move's heuristic score counts from the mean of ``DRIFT`` playouts from the root (``_drift``):
+  the change every move's iterations share, however good the move.
 
 The move visited most is played (the robust child: UCB comes back to the moves that keep looking best,
 and the heuristic's score starts each at ``PRIOR_VISITS`` visits, so with a tiny budget the heuristic's
@@ -131,6 +133,7 @@ CLAMP = 40.0  # a won or lost end counts this much (material units), so one resu
 WIDEN = 2.0  # progressive widening: children allowed = WIDEN * sqrt(visits) + 1
 MARGIN = 0.5  # the heuristic's first choice is played unless the search's best beats its mean by this much
 QUIET = 100  # plies without a capture after which the search is restless (values.evaluate, restless=True)
+DRIFT = 16  # playouts from the root (in the likeliest world) whose mean value the root's priors start from
 URGENCY = 3.0  # restless, a root move's heuristic score gains this many times its change of values.pull_terms
 
 
@@ -411,7 +414,8 @@ class SearchAgent(Agent):
         # with the fast path the kernel draws from rng's state in place (a Twister); Python code that draws
         # from rng gets the state back first and lends it again after
         twister = Twister(rng) if kernel is not None else None
-        root = Root([names.key(m) for m in candidates], [s for s, _i in scored[: self.width]])
+        drift = self._drift(scorer, playout, twister)
+        root = Root([names.key(m) for m in candidates], [s + drift for s, _i in scored[: self.width]])
         forest, inherited = [], []
         for k in range(self.trees):  # each tree its share of what is left of the time, iterations and worlds
             tree = (kept[k] if k < len(kept) else None) or (PythonTree() if kernel is None else KernelTree(kernel))
@@ -443,6 +447,31 @@ class SearchAgent(Agent):
         seen = {str(s.move) for s in ranked}
         ranked += [ScoredMove(legal[i], s, 0) for s, i in scored if str(legal[i]) not in seen]
         return ranked, forest, scorer
+
+    def _drift(self, scorer: MoveScorer, playout: Playout, twister: Twister | None) -> float:
+        """The mean value of ``DRIFT`` playouts from the root in the scorer's likeliest world (clamped as the
+        iterations' values are): what every move's iterations share, however good the move. A root move's
+        heuristic score is a gain over standing still, and counted as ``PRIOR_VISITS`` visits of that
+        value it held the moves not yet searched far below the searched ones wherever the playouts drift:
+        in a Dover Patrol end game 14 pieces to 1 ahead, where the enemy's random playout moves blundered
+        into a loss, the first move searched got 5,550 of 5,587 iterations at +25 while the rest, one
+        iteration each, stayed at +13 under their priors of 0 and were never looked at again, and the
+        side shuffled for 1,500 plies."""
+        me, total = scorer.me, 0.0
+        base = evaluate(scorer.state, me, restless=playout.restless)
+        state = scorer.state if twister is None else FastGame(scorer.state)
+        for _ in range(DRIFT):
+            if twister is None:
+                bottom = len(state.history)
+                end = playout.finish(state, self.depth, me)
+                while len(state.history) > bottom:
+                    state.pop()
+            else:
+                mark = state.mark()
+                end = state.finish(self.depth, twister, playout.greed, me, playout.restless)
+                state.rewind(mark)
+            total += max(-CLAMP, min(CLAMP, end - base))
+        return total / DRIFT
 
     def _grow(self, tree, scorer: MoveScorer, rng: random.Random, root: Root, deadline: float | None,
               iterations: int, pool: int, playout: Playout, twister: Twister | None) -> int:
