@@ -790,11 +790,13 @@ static long playout(Game *g, long max_plies) {
  * The policy buffer (doubles, built by fastpath.Kernel.policy): a header (P_*), piece values [ntypes], scarce
  * types [ntypes] (0/1), which types can move, vital immobile types and their breakers, the worth of each type
  * unseen [ntypes], which types the hunt counts as prey [ntypes], which types guard the goal [ntypes], which
- * types are Mines (immobile prey) and which sweep them [ntypes each], which types hunt which [attacker][defender] (0/1), square terms [player][type][square], steps to the goal of the
- * winners by arriving [player][type][square] (-1: not a winner), the steps of each type to take a piece on
- * each square [type][target][square], the squares a step of each type away [type][square][4] (-1: none), then with Flags the steps of each type to each player's Base
- * [player][type][square] and to every square [type][target][square]. The same operations
- * in the same order as the Python code, so the floating-point results (and so every choice) are identical. */
+ * types are Mines (immobile prey) and which sweep them [ntypes each], which types hunt which
+ * [attacker][defender] (0/1), square terms [player][type][square], steps to the goal of the winners by
+ * arriving [player][type][square] (-1: not a winner), the steps of each type to take a piece on each square
+ * [type][target][square], the squares a step of each type away [type][square][4] (-1: none), then with Flags
+ * the steps of each type to each player's Base [player][type][square] and to every square
+ * [type][target][square]. The same operations in the same order as the Python code, so the floating-point
+ * results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
        P_MOPUP_WORTH, P_PUSH, P_GUARD, P_BOXED, P_HEADER };
 
