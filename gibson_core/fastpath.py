@@ -255,6 +255,7 @@ class Kernel:
         self.actions: list = []  # Action objects by the kernel's action id
         self._sqlists: dict[int, tuple] = {}
         self._policies: dict[bool, bytes] = {}
+        self._tables: bytes | None = None  # the policies' shared tables (Kernel._policy_tables)
         self.rules = module.Rules(self._compile())
         self._moves: dict[int, Move] = {}
         self._codes: dict[Move, int] = {}
@@ -589,19 +590,31 @@ class Kernel:
         worth unseen, which types the hunt counts, which guard the goal, which are Mines and which sweep
         them, which types hunt which, square terms, each type's steps to its goal and to take a piece on
         each square, and with Flags the steps of each type to each Base and to every square
-        (``gibson_core.ai.values``); ``restless``, the constants of ``values.evaluate(..., restless=True)``."""
+        (``gibson_core.ai.values``); ``restless``, the constants of ``values.evaluate(..., restless=True)``.
+        The two differ in the header's constants alone, and share the tables after it."""
         if restless not in self._policies:
             from .ai import values as vals
 
             v = self.variant
-            nt, size = len(v.types), v.grid.size
             counted = vals.winning_types(v)  # the kernel's "scarce" types: counted for vals.winner_bonus
-            vital, breakers = vals.siege_types(v)
             pulls = vals.pulls(restless)
-            flat = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY, float(bool(counted)),
-                    vals.SIEGE if vital else 0.0, pulls.mopup, pulls.start, pulls.full, vals.MOPUP_WORTH,
-                    pulls.push, pulls.guard if any(vals.guard_types(v)) else 0.0, float(vals.BOXED)]
-            flat += list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
+            header = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY,
+                      float(bool(counted)), vals.SIEGE if vals.siege_types(v)[0] else 0.0, pulls.mopup,
+                      pulls.start, pulls.full, vals.MOPUP_WORTH, pulls.push,
+                      pulls.guard if any(vals.guard_types(v)) else 0.0, float(vals.BOXED)]
+            self._policies[restless] = array("d", header).tobytes() + self._policy_tables()
+        return self._policies[restless]
+
+    def _policy_tables(self) -> bytes:
+        """The part of :meth:`policy` after its header, the same in both modes (built once)."""
+        if self._tables is None:
+            from .ai import values as vals
+
+            v = self.variant
+            nt, size = len(v.types), v.grid.size
+            counted = vals.winning_types(v)
+            vital, breakers = vals.siege_types(v)
+            flat = list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
             flat += list(vals.secrecy_values(v)) + [float(p) for p in vals.prey_types(v)]
@@ -618,8 +631,8 @@ class Kernel:
             if flags is not None:
                 flat += [x for base in flags.bases for t in range(nt) for x in vals.distance_to(v, t, base)]
                 flat += [x for t in range(nt) for target in range(size) for x in vals.distance_to(v, t, target)]
-            self._policies[restless] = array("d", flat).tobytes()
-        return self._policies[restless]
+            self._tables = array("d", flat).tobytes()
+        return self._tables
 
     def finish_value(self, state: GameState, depth: int, rng: random.Random, greed: float, player: int) -> float:
         """:meth:`gibson_core.ai.search.Playout.finish` in the kernel: from ``state`` (not changed), up to
