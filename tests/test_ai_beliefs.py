@@ -5,8 +5,9 @@ from collections import Counter
 
 import pytest
 
-from gibson_core.ai.beliefs import beliefs, can_travel, infer_beliefs
+from gibson_core.ai.beliefs import HOLD, HOLD_FLOOR, beliefs, can_travel, held_fire, infer_beliefs
 from gibson_core.events import Moved
+from gibson_core.moves import FIRE
 from gibson_core.observe import observe
 from gibson_core.pieces import IMMOBILE
 from gibson_core.plugins import load_variant, variant_names
@@ -140,3 +141,74 @@ def test_movement_kinds_limit_what_a_move_can_be():
     assert can_travel(sl, grid, e5, e8) and can_travel(bn, grid, e5, e6)
     assert not can_travel(bn, grid, e5, e8)
     assert not can_travel(sl, grid, e5, f6)
+
+
+def fire_game(seed: int, plies: int, trigger_happy: bool) -> tuple:
+    """An Aviation game of random moves (guns firing whenever they can, if ``trigger_happy``) and, per ply,
+    what the truth says a hidden piece could have shot: ``(state, turns)`` with ``turns`` a list of
+    ``(mover, fired, squares, revealed)``, the squares and reveal flags by piece before each move."""
+    state = new_game("aviation", seed)
+    rng = random.Random(seed)
+    turns = []
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        moves = state.legal_moves()
+        fire = [m for m in moves if m.kind == FIRE]
+        move = rng.choice(fire) if trigger_happy and fire else rng.choice(moves)
+        turns.append((state.to_move, move.kind == FIRE, list(state.square), list(state.revealed)))
+        state.play(move)
+    return state, turns
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_held_fire_counts_the_turns_a_gun_could_have_shot(seed):
+    """Read from the events alone, the count of each hidden piece's missed shots per gun type is exactly the
+    count the true positions give: the enemy's turns without a shot on which one of our pieces of a type
+    the gun targets, revealed, stood within its range of the piece."""
+    state, turns = fire_game(seed, 400, trigger_happy=False)
+    variant = state.variant
+    guns = [(variant.types[t].id, act.range, act.targets) for t, acts in enumerate(variant.rules["effects"].actions)
+            for act in acts if act.kind == FIRE]
+    grid, counted = variant.grid, 0
+    for me, player in enumerate(variant.players):
+        obs = observe(state, player)
+        hidden = [p.handle for p in obs.enemy() if p.type is None]
+        expected = {}
+        for mover, fired, squares, revealed in turns:
+            if mover == me or fired:
+                continue
+            for h in hidden:
+                for gid, reach, targets in guns:
+                    if any(squares[q] >= 0 and revealed[q] and state.ptype[q] in targets
+                           and grid.manhattan(squares[h], squares[q]) <= reach for q in state.pids[me]):
+                        expected.setdefault(h, Counter())[gid] += 1
+        counted += sum(sum(c.values()) for c in expected.values())
+        assert held_fire(obs, variant) == {h: {g: max(HOLD_FLOOR, HOLD ** n) for g, n in c.items()}
+                                           for h, c in expected.items()}
+    assert counted > 0  # the game gave the guns chances to miss
+
+
+def test_held_fire_points_at_the_real_guns():
+    """Against an enemy whose guns always shoot when they can, every piece that held fire as a gun type is
+    not of that type: the evidence moves the beliefs' weight onto the real guns."""
+    gained = 0.0
+    for seed in (4, 5, 6):
+        state, _turns = fire_game(seed, 300, trigger_happy=True)
+        variant = state.variant
+        for player in variant.players:
+            obs = observe(state, player)
+            held = held_fire(obs, variant)
+            assert all(truth(state, h) not in types for h, types in held.items())
+            guns = [p.handle for p in obs.enemy() if p.type is None and truth(state, p.handle).startswith("AA")]
+            plain, told = infer_beliefs(obs, variant, held=False).marginals(), infer_beliefs(obs, variant).marginals()
+            gained += sum(told[h][truth(state, h)] - plain[h][truth(state, h)] for h in guns)
+    assert gained > 0.1
+
+
+def test_held_fire_needs_guns():
+    """Variants without a fire action have nothing to read from held fire."""
+    for name in ("lattaque", "dover-patrol", TRI):
+        state = new_game(name, 7)
+        play_random(state, 60, 7)
+        assert held_fire(observe(state, state.variant.players[0]), state.variant) == {}

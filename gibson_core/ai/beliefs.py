@@ -9,7 +9,11 @@ Evidence used, all public to the viewer:
 - a piece that moved several squares in one line is a slider (or a jumper of exactly that distance), a
   diagonal step needs a diagonal mover;
 - a piece seen outside a type's confinement zone (``confined_to``, e.g. guns kept to their own half) is
-  not of that type.
+  not of that type;
+- a piece that held its fire is probably not a gun (:func:`held_fire`): each enemy turn without a shot
+  while one of our pieces that a gun of some type could have shot at (seen, of a type it targets) stood
+  within that type's range of the piece makes the type ``HOLD`` times less likely for it (down to
+  ``HOLD_FLOOR``). Not a certainty: a gun may hold its fire to stay hidden, or have had a better move.
 
 Marginal probabilities come from balancing the pieces-by-types possibility matrix so every piece sums to 1
 and every type to its remaining count (Sinkhorn scaling); :meth:`Beliefs.sample` draws a full assignment
@@ -28,10 +32,14 @@ from itertools import accumulate
 
 import attrs
 
-from ..events import Moved
+from ..events import Acted, Moved, Removed, Retreated, Revealed
+from ..moves import FIRE
 from ..observe import Observation
 from ..pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
 from .setup_prior import start_squares
+
+HOLD = 0.5  # a type's weight for a hidden piece, times this for every turn it held fire as that type could have
+HOLD_FLOOR = 0.05  # the least weight held fire leaves a type (a gun may keep quiet to stay hidden)
 
 
 def can_travel(piece_type, grid, origin: int, dest: int) -> bool:
@@ -60,14 +68,15 @@ class Beliefs:
     not yet seen; ``unseen_removed`` is how many enemy pieces left the board without being identified (they
     absorb part of ``remaining``, with no constraint beyond their own moves). ``prior[handle]``, where
     given, weighs each type by how much likelier it is to have started where that piece started
-    (:mod:`.setup_prior`); the marginals and the samples then follow it as far as the counts allow.
+    (:mod:`.setup_prior`) and how often the piece held the fire that type could have shot
+    (:func:`held_fire`); the marginals and the samples then follow it as far as the counts allow.
     """
 
     player: str
     allowed: dict  # handle -> frozenset(type id)
     remaining: dict  # type id -> count not yet identified
     unseen_removed: dict  # handle -> frozenset(type id), removed enemy pieces never identified
-    prior: dict = attrs.Factory(dict)  # handle -> {type id: ratio}: the set-up statistics' prior (1: none)
+    prior: dict = attrs.Factory(dict)  # handle -> {type id: ratio}: set-up statistics and held fire (1: none)
     _marginals: dict | None = None
 
     # -- probabilities -------------------------------------------------------------------------------
@@ -154,9 +163,10 @@ class Beliefs:
         return {h: out.get(h) or sorted(self.allowed[h])[0] for h in self.allowed}
 
 
-def infer_beliefs(observation: Observation, variant, prior: dict | None = None) -> Beliefs:
+def infer_beliefs(observation: Observation, variant, prior: dict | None = None, held: bool = True) -> Beliefs:
     """Beliefs of ``observation.player`` about every unrevealed enemy piece; ``prior`` (``{square name:
-    {type id: ratio}}``, :func:`.setup_prior.setup_ratios`) weighs each piece's types by where it started."""
+    {type id: ratio}}``, :func:`.setup_prior.setup_ratios`) weighs each piece's types by where it started,
+    and with ``held`` the fire each piece held weighs its gun types (:func:`held_fire`)."""
     me = observation.player
     grid = variant.grid
     type_ids = [t.id for t in variant.types]
@@ -207,6 +217,10 @@ def infer_beliefs(observation: Observation, variant, prior: dict | None = None) 
     if prior:
         start = start_squares(observation)
         weights = {h: prior[start[h]] for h in possible if start.get(h) in prior}
+    if held:
+        for h, ratios in held_fire(observation, variant).items():
+            before = weights.get(h, {})
+            weights[h] = {**before, **{t: before.get(t, 1.0) * r for t, r in ratios.items()}}
     return Beliefs(
         player=me,
         allowed={h: s for h, s in allowed.items() if h in on_board},
@@ -214,6 +228,62 @@ def infer_beliefs(observation: Observation, variant, prior: dict | None = None) 
         unseen_removed={h: s for h, s in allowed.items() if h not in on_board},
         prior=weights,
     )
+
+
+def held_fire(observation: Observation, variant) -> dict:
+    """``{handle: {type id: ratio}}`` for the hidden enemy pieces that held fire: a type that can fire
+    (an action of kind ``fire`` in the variant's data) gets ``HOLD ** n``, at least ``HOLD_FLOOR``, where
+    ``n`` counts the enemy's turns without a shot on which that piece, had it been of that type, could
+    have fired at one of our pieces (of a type the shot targets, seen by the enemy where the shot needs
+    it, within its range of the piece's square then). Read from the public events alone: where every
+    piece stood comes from the moves, what the enemy saw of ours from the reveals."""
+    tables = variant.rules.get("effects")
+    if tables is None:
+        return {}
+    guns = [(variant.types[t].id, act.range, act.targets, act.revealed_only)
+            for t, acts in enumerate(tables.actions) for act in acts if act.kind == FIRE]
+    me = observation.player
+    hidden = [p.handle for p in observation.pieces if p.owner != me and p.type is None]
+    if not guns or not hidden:
+        return {}
+    grid, index = variant.grid, variant.grid.index
+    files, ranks = [s % grid.files for s in range(grid.size)], [s // grid.files for s in range(grid.size)]
+    where = {h: index[s] for h, s in start_squares(observation).items()}
+    ours = {p.handle: variant.type_index[p.type] for p in observation.pieces + observation.removed
+            if p.owner == me and p.type is not None}
+    alive, seen = set(ours), set()
+    missed = {h: [0] * len(guns) for h in hidden}
+    for ply_events in observation.events:
+        mover = next((e.player for e in ply_events if isinstance(e, Moved | Acted)), me)
+        if mover != me and not any(isinstance(e, Acted) and e.kind == FIRE for e in ply_events):
+            _count_chances(missed, guns, where, ours, alive, seen, files, ranks)
+        for e in ply_events:
+            if isinstance(e, Moved | Retreated):
+                where[e.handle] = index[e.dest]
+            elif isinstance(e, Removed):
+                alive.discard(e.handle)
+            elif isinstance(e, Revealed) and e.owner == me:
+                seen.add(e.handle)
+    out = {}
+    for h, counts in missed.items():
+        if any(counts):
+            out[h] = {gid: max(HOLD_FLOOR, HOLD ** n) for (gid, *_), n in zip(guns, counts, strict=True) if n}
+    return out
+
+
+def _count_chances(missed: dict, guns: list, where: dict, ours: dict, alive: set, seen: set, files: list,
+                   ranks: list) -> None:
+    """One enemy turn without a shot: count, per hidden piece and gun type, whether it had a target."""
+    for g, (_gid, reach, targets, revealed_only) in enumerate(guns):
+        marks = [where[h] for h in (seen & alive if revealed_only else alive) if ours[h] in targets]
+        if not marks:
+            continue
+        spots = [(files[s], ranks[s]) for s in marks]
+        for h, counts in missed.items():
+            s = where[h]
+            f, r = files[s], ranks[s]
+            if any(abs(f - f2) + abs(r - r2) <= reach for f2, r2 in spots):
+                counts[g] += 1
 
 
 def beliefs(observation: Observation, variant) -> dict:
