@@ -37,6 +37,7 @@ from ..moves import FIRE
 from ..observe import Observation
 from ..pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
 from .setup_prior import start_squares
+from .values import _cached
 
 HOLD = 0.5  # a type's weight for a hidden piece, times this for every turn it held fire as that type could have
 HOLD_FLOOR = 0.05  # the least weight held fire leaves a type (a gun may keep quiet to stay hidden)
@@ -197,11 +198,14 @@ def infer_beliefs(observation: Observation, variant, prior: dict | None = None, 
             possible[piece.handle] &= mobile
         if confined:
             possible[piece.handle] -= outside(piece.square)
+    travels: dict = {}  # (origin, dest) -> the types that can make that move
     for ply_events in observation.events:
         for e in ply_events:
             if isinstance(e, Moved) and e.player != me and e.handle in possible:
                 o, d = grid.index[e.origin], grid.index[e.dest]
-                fits = {t.id for t in variant.types if can_travel(t, grid, o, d)}
+                fits = travels.get((o, d))
+                if fits is None:
+                    fits = travels[o, d] = {t.id for t in variant.types if can_travel(t, grid, o, d)}
                 narrowed = possible[e.handle] & fits & mobile
                 if confined:
                     narrowed -= outside(e.dest) | outside(e.origin)
@@ -240,14 +244,17 @@ def held_fire(observation: Observation, variant) -> dict:
     tables = variant.rules.get("effects")
     if tables is None:
         return {}
-    guns = [(variant.types[t].id, act.range, act.targets, act.revealed_only)
-            for t, acts in enumerate(tables.actions) for act in acts if act.kind == FIRE]
+    guns = [(variant.types[t].id, act) for t, acts in enumerate(tables.actions) for act in acts if act.kind == FIRE]
     me = observation.player
     hidden = [p.handle for p in observation.pieces if p.owner != me and p.type is None]
     if not guns or not hidden:
         return {}
+    groups: dict = {}  # guns that shoot at the same pieces share one look at where those stand
+    for g, (_gid, act) in enumerate(guns):
+        groups.setdefault((act.targets, act.revealed_only), []).append((g, act.range))
     grid, index = variant.grid, variant.grid.index
-    files, ranks = [s % grid.files for s in range(grid.size)], [s // grid.files for s in range(grid.size)]
+    size = grid.size
+    far = _manhattan(variant)
     where = {h: index[s] for h, s in start_squares(observation).items()}
     ours = {p.handle: variant.type_index[p.type] for p in observation.pieces + observation.removed
             if p.owner == me and p.type is not None}
@@ -256,7 +263,15 @@ def held_fire(observation: Observation, variant) -> dict:
     for ply_events in observation.events:
         mover = next((e.player for e in ply_events if isinstance(e, Moved | Acted)), me)
         if mover != me and not any(isinstance(e, Acted) and e.kind == FIRE for e in ply_events):
-            _count_chances(missed, guns, where, ours, alive, seen, files, ranks)
+            for (targets, revealed_only), ranged in groups.items():
+                marks = [where[h] * size for h in (seen & alive if revealed_only else alive) if ours[h] in targets]
+                if marks:
+                    for h, counts in missed.items():
+                        s = where[h]
+                        near = min(far[m + s] for m in marks)
+                        for g, reach in ranged:
+                            if near <= reach:
+                                counts[g] += 1
         for e in ply_events:
             if isinstance(e, Moved | Retreated):
                 where[e.handle] = index[e.dest]
@@ -267,23 +282,17 @@ def held_fire(observation: Observation, variant) -> dict:
     out = {}
     for h, counts in missed.items():
         if any(counts):
-            out[h] = {gid: max(HOLD_FLOOR, HOLD ** n) for (gid, *_), n in zip(guns, counts, strict=True) if n}
+            out[h] = {gid: max(HOLD_FLOOR, HOLD ** n) for (gid, _act), n in zip(guns, counts, strict=True) if n}
     return out
 
 
-def _count_chances(missed: dict, guns: list, where: dict, ours: dict, alive: set, seen: set, files: list,
-                   ranks: list) -> None:
-    """One enemy turn without a shot: count, per hidden piece and gun type, whether it had a target."""
-    for g, (_gid, reach, targets, revealed_only) in enumerate(guns):
-        marks = [where[h] for h in (seen & alive if revealed_only else alive) if ours[h] in targets]
-        if not marks:
-            continue
-        spots = [(files[s], ranks[s]) for s in marks]
-        for h, counts in missed.items():
-            s = where[h]
-            f, r = files[s], ranks[s]
-            if any(abs(f - f2) + abs(r - r2) <= reach for f2, r2 in spots):
-                counts[g] += 1
+def _manhattan(variant) -> list:
+    """``[a * size + b]`` -> orthogonal steps from square ``a`` to ``b``, cached per variant."""
+    cache = _cached(variant)
+    if "manhattan" not in cache:
+        grid = variant.grid
+        cache["manhattan"] = [grid.manhattan(a, b) for a in range(grid.size) for b in range(grid.size)]
+    return cache["manhattan"]
 
 
 def beliefs(observation: Observation, variant) -> dict:
