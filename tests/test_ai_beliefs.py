@@ -5,7 +5,8 @@ from collections import Counter
 
 import pytest
 
-from gibson_core.ai.beliefs import HOLD, HOLD_FLOOR, beliefs, can_travel, held_fire, infer_beliefs
+from gibson_core.ai.beliefs import beliefs, can_travel, infer_beliefs
+from gibson_core.ai.evidence import HOLD, HOLD_FLOOR, held_fire, spared_by_effects
 from gibson_core.events import Moved
 from gibson_core.moves import FIRE
 from gibson_core.observe import observe
@@ -212,3 +213,43 @@ def test_held_fire_needs_guns():
         state = new_game(name, 7)
         play_random(state, 60, 7)
         assert held_fire(observe(state, state.variant.players[0]), state.variant) == {}
+
+
+@pytest.mark.parametrize("name", ["dover-patrol", "aviation"])
+def test_pieces_spared_by_effects_are_never_their_real_type(name):
+    """After long random games, no hidden piece is ruled out of its real type by the arrivals it let pass,
+    and the evidence does rule types out (Mines and Mine Layers, guns and Balloons)."""
+    ruled = 0
+    for seed in range(1, 7):
+        state = new_game(name, seed)
+        play_random(state, 500, seed)
+        for player in state.variant.players:
+            spared = spared_by_effects(observe(state, player), state.variant)
+            assert all(truth(state, h) not in types for h, types in spared.items())
+            ruled += sum(len(types) for types in spared.values())
+    assert ruled > 0
+
+
+def test_a_ship_afloat_beside_an_unmoved_piece_was_not_beside_a_mine():
+    """Blue's Destroyer ends its move beside two of red's unmoved pieces and is still afloat: neither is a
+    Mine, nor (a Mine Layer spares Destroyers) is that ruled out; beside the Mine it would have sunk. The
+    twin with a Mine Sweeper (spared by Mines) learns nothing about Mines."""
+    variant = load_variant("dover-patrol")
+    for ship, afloat in (("Dst", True), ("MS", False)):
+        state = GameState.from_position(variant, {"d5": f"blue {ship}", "a1": "blue BS", "e6": "red PV",
+                                                  "c6": "red ML", "h12": "red BS", "a12": "red Mine"}, "blue")
+        state.play("d5-d6")
+        state.play("h12-h11")
+        obs = observe(state, "blue")
+        pv, ml = (state.board[variant.grid.index[sq]] for sq in ("e6", "c6"))
+        spared = spared_by_effects(obs, variant)
+        belief = infer_beliefs(obs, variant)
+        if afloat:
+            assert spared[pv] >= {"Mine"} and spared[ml] >= {"Mine"} and "ML" not in spared[pv]
+            assert "Mine" not in belief.allowed[pv] and "Mine" not in belief.allowed[ml]
+        else:
+            assert "Mine" not in spared.get(pv, set()) and "Mine" in belief.allowed[pv]
+    blown = GameState.from_position(variant, {"d5": "blue Dst", "a1": "blue BS", "e6": "red Mine",
+                                              "h12": "red BS", "a12": "red Mine"}, "blue")
+    blown.play("d5-d6")
+    assert spared_by_effects(observe(blown, "blue"), variant) == {}

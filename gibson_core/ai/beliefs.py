@@ -10,9 +10,11 @@ Evidence used, all public to the viewer:
   diagonal step needs a diagonal mover;
 - a piece seen outside a type's confinement zone (``confined_to``, e.g. guns kept to their own half) is
   not of that type;
-- a piece that held its fire is probably not a gun (:func:`held_fire`): each enemy turn without a shot
-  while one of our pieces that a gun of some type could have shot at (seen, of a type it targets) stood
-  within that type's range of the piece makes the type ``HOLD`` times less likely for it (down to
+- a piece is of no type whose automatic effect one of our pieces came through beside it (a ship still
+  afloat after ending its move next to it was not next to a Mine: :func:`.evidence.spared_by_effects`);
+- a piece that held its fire is probably not a gun (:func:`.evidence.held_fire`): each enemy turn without
+  a shot while one of our pieces that a gun of some type could have shot at (seen, of a type it targets)
+  stood within that type's range of the piece makes the type ``HOLD`` times less likely for it (down to
   ``HOLD_FLOOR``). Not a certainty: a gun may hold its fire to stay hidden, or have had a better move.
 
 Marginal probabilities come from balancing the pieces-by-types possibility matrix so every piece sums to 1
@@ -32,15 +34,11 @@ from itertools import accumulate
 
 import attrs
 
-from ..events import Acted, Moved, Removed, Retreated, Revealed
-from ..moves import FIRE
+from ..events import Moved
 from ..observe import Observation
 from ..pieces import DIAGONAL, IMMOBILE, JUMP, SLIDE, STEP
+from .evidence import held_fire, spared_by_effects
 from .setup_prior import start_squares
-from .values import _cached
-
-HOLD = 0.5  # a type's weight for a hidden piece, times this for every turn it held fire as that type could have
-HOLD_FLOOR = 0.05  # the least weight held fire leaves a type (a gun may keep quiet to stay hidden)
 
 
 def can_travel(piece_type, grid, origin: int, dest: int) -> bool:
@@ -70,7 +68,7 @@ class Beliefs:
     absorb part of ``remaining``, with no constraint beyond their own moves). ``prior[handle]``, where
     given, weighs each type by how much likelier it is to have started where that piece started
     (:mod:`.setup_prior`) and how often the piece held the fire that type could have shot
-    (:func:`held_fire`); the marginals and the samples then follow it as far as the counts allow.
+    (:func:`.evidence.held_fire`); the marginals and the samples then follow it as far as the counts allow.
     """
 
     player: str
@@ -167,7 +165,7 @@ class Beliefs:
 def infer_beliefs(observation: Observation, variant, prior: dict | None = None, held: bool = True) -> Beliefs:
     """Beliefs of ``observation.player`` about every unrevealed enemy piece; ``prior`` (``{square name:
     {type id: ratio}}``, :func:`.setup_prior.setup_ratios`) weighs each piece's types by where it started,
-    and with ``held`` the fire each piece held weighs its gun types (:func:`held_fire`)."""
+    and with ``held`` the fire each piece held weighs its gun types (:func:`.evidence.held_fire`)."""
     me = observation.player
     grid = variant.grid
     type_ids = [t.id for t in variant.types]
@@ -193,6 +191,8 @@ def infer_beliefs(observation: Observation, variant, prior: dict | None = None, 
     def outside(square: str) -> set:
         return {t for t, zone in confined if zone and index[square] not in zone}
 
+    for handle, ruled_out in spared_by_effects(observation, variant).items():
+        possible[handle] = (possible[handle] - ruled_out) or possible[handle]
     for piece in hidden_on_board:
         if piece.moved:
             possible[piece.handle] &= mobile
@@ -232,67 +232,6 @@ def infer_beliefs(observation: Observation, variant, prior: dict | None = None, 
         unseen_removed={h: s for h, s in allowed.items() if h not in on_board},
         prior=weights,
     )
-
-
-def held_fire(observation: Observation, variant) -> dict:
-    """``{handle: {type id: ratio}}`` for the hidden enemy pieces that held fire: a type that can fire
-    (an action of kind ``fire`` in the variant's data) gets ``HOLD ** n``, at least ``HOLD_FLOOR``, where
-    ``n`` counts the enemy's turns without a shot on which that piece, had it been of that type, could
-    have fired at one of our pieces (of a type the shot targets, seen by the enemy where the shot needs
-    it, within its range of the piece's square then). Read from the public events alone: where every
-    piece stood comes from the moves, what the enemy saw of ours from the reveals."""
-    tables = variant.rules.get("effects")
-    if tables is None:
-        return {}
-    guns = [(variant.types[t].id, act) for t, acts in enumerate(tables.actions) for act in acts if act.kind == FIRE]
-    me = observation.player
-    hidden = [p.handle for p in observation.pieces if p.owner != me and p.type is None]
-    if not guns or not hidden:
-        return {}
-    groups: dict = {}  # guns that shoot at the same pieces share one look at where those stand
-    for g, (_gid, act) in enumerate(guns):
-        groups.setdefault((act.targets, act.revealed_only), []).append((g, act.range))
-    grid, index = variant.grid, variant.grid.index
-    size = grid.size
-    far = _manhattan(variant)
-    where = {h: index[s] for h, s in start_squares(observation).items()}
-    ours = {p.handle: variant.type_index[p.type] for p in observation.pieces + observation.removed
-            if p.owner == me and p.type is not None}
-    alive, seen = set(ours), set()
-    missed = {h: [0] * len(guns) for h in hidden}
-    for ply_events in observation.events:
-        mover = next((e.player for e in ply_events if isinstance(e, Moved | Acted)), me)
-        if mover != me and not any(isinstance(e, Acted) and e.kind == FIRE for e in ply_events):
-            for (targets, revealed_only), ranged in groups.items():
-                marks = [where[h] * size for h in (seen & alive if revealed_only else alive) if ours[h] in targets]
-                if marks:
-                    for h, counts in missed.items():
-                        s = where[h]
-                        near = min(far[m + s] for m in marks)
-                        for g, reach in ranged:
-                            if near <= reach:
-                                counts[g] += 1
-        for e in ply_events:
-            if isinstance(e, Moved | Retreated):
-                where[e.handle] = index[e.dest]
-            elif isinstance(e, Removed):
-                alive.discard(e.handle)
-            elif isinstance(e, Revealed) and e.owner == me:
-                seen.add(e.handle)
-    out = {}
-    for h, counts in missed.items():
-        if any(counts):
-            out[h] = {gid: max(HOLD_FLOOR, HOLD ** n) for (gid, _act), n in zip(guns, counts, strict=True) if n}
-    return out
-
-
-def _manhattan(variant) -> list:
-    """``[a * size + b]`` -> orthogonal steps from square ``a`` to ``b``, cached per variant."""
-    cache = _cached(variant)
-    if "manhattan" not in cache:
-        grid = variant.grid
-        cache["manhattan"] = [grid.manhattan(a, b) for a in range(grid.size) for b in range(grid.size)]
-    return cache["manhattan"]
 
 
 def beliefs(observation: Observation, variant) -> dict:
