@@ -65,6 +65,18 @@ def test_a_set_up_mines_the_approaches_but_keeps_the_way_home_open():
         assert sum(grid.manhattan(m, grid.square("c3")) <= 3 for m in mines) >= 2
 
 
+def test_a_set_up_keeps_the_mine_sweepers_out_of_the_first_fights():
+    """Dover Patrol: the Mine Sweepers are the only pieces that remove the enemy's Mines; a set-up keeps them
+    on its two back ranks (they had stood in the front line and been sunk in the first fights)."""
+    variant = load_variant("dover-patrol")
+    for player, back in (("blue", (0, 1)), ("red", (10, 11))):
+        for seed in range(4):
+            setup = planned_setup(variant, player, random.Random(seed))
+            sweepers = [sq for sq, t in setup.items() if t == "MS"]
+            assert len(sweepers) == 2
+            assert all(variant.grid.coords(variant.grid.square(sq))[1] in back for sq in sweepers)
+
+
 def test_an_enemy_that_may_win_by_arriving_next_turn_is_met():
     """Capturing the Base: a hidden red piece beside blue's empty Base wins by stepping onto it next turn
     unless blue moves onto the Base or removes the piece; the heuristic does one of them."""

@@ -22,7 +22,7 @@ Each legal move is scored from the mover's Observation and Beliefs:
 
 Set-ups follow the rulebook's hints expressed generically: each piece on a square of its native element,
 pieces that win by arriving forward (but the few precious ones back, screened, where enemy effects and
-actions can strike at a distance), pieces that beat what attacks our goals beside them, vital pieces
+actions can strike at a distance, and so the only removers of the enemy's Mines), pieces that beat what attacks our goals beside them, vital pieces
 back, a goal we never need to reach held by an immobile piece, blasters covering the enemy's way to our
 goals but not our own way home, mixed by a little randomness (:func:`planned_setup`).
 """
@@ -57,6 +57,7 @@ from .values import (
     safe_distances,
     scarce_types,
     square_tables,
+    sweeper_types,
     usual_outcome,
     usual_table,
     win_types,
@@ -725,8 +726,10 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     far = grid.files + grid.ranks
     home = [min(dists[sq] for dists in enemy_goals) if enemy_goals else far for sq in range(grid.size)]
     forward = _forwardness(variant, player)
-    # the few pieces that can win, in a game where hidden effects or actions can strike them at a distance
+    # the few pieces that can win, in a game where hidden effects or actions can strike them at a distance,
+    # and the only pieces that remove the enemy's Mines: both kept back, out of the first fights
     screened = scarce_types(variant) if variant.rules.get("effects") is not None else frozenset()
+    screened |= {t for t, sweeps in enumerate(sweeper_types(variant)[1]) if sweeps}
     immobile = [t for t, ptype in enumerate(variant.types) if ptype.movement.kind == IMMOBILE and ptype.count
                 and t not in variant.lose_when_removed]
     theirs, ours = goal_squares(variant, p)
