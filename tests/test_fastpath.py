@@ -129,7 +129,8 @@ def test_difftest_command_reports_identical_games(capsys):
 @pytest.mark.parametrize("name", ["aviation", "dover-patrol", "lattaque", "tri-tactics"])
 def test_the_kernel_tree_searches_exactly_as_the_python_tree(name):
     """The search's iterations in the kernel (KernelTree) and in Python (PythonTree): the same root moves
-    with the same visits and the same mean values, to the last bit, after the same iterations."""
+    with the same visits and the same mean values, to the last bit, after the same iterations; and they
+    searched (the best move drew more than twice an even share of them)."""
     from gibson_core.ai import make_agent
     from gibson_core.bench import midgame_positions
     from gibson_core.observe import observe
@@ -139,7 +140,8 @@ def test_the_kernel_tree_searches_exactly_as_the_python_tree(name):
     analyses = [make_agent("search", seconds=None, iterations=150, compiled=compiled).analyse(obs)
                 for compiled in (True, False)]
     fast, python = ([(str(m.move), m.visits, m.score) for m in a.moves] for a in analyses)
-    assert fast == python and analyses[0].iterations == analyses[1].iterations == 150 and fast[0][1] > 20
+    assert fast == python and analyses[0].iterations == analyses[1].iterations == 150
+    assert fast[0][1] > 2 * 150 / len(obs.legal_moves)
 
 
 @needs_kernel
