@@ -919,16 +919,28 @@ static double hunt_lead(Game *g, const Policy *pol, int player) {
     return lead > 1.0 ? 1.0 : lead;
 }
 
+/* ai.values._hunts_any: whether player's piece q takes an enemy piece of a type counted marks */
+static int hunts_any(const Game *g, const Policy *pol, int player, int q, const double *counted) {
+    size_t nt = (size_t)g->r->ntypes;
+    const double *row = pol->hunts + (size_t)g->ptype[q] * nt;
+    for (int j = 0; j < g->npids[1 - player]; j++) {
+        int e = g->pids[1 - player][j], te = g->ptype[e];
+        if (g->square[e] >= 0 && counted[te] != 0.0 && row[te] != 0.0) return 1;
+    }
+    return 0;
+}
+
 /* ai.values.boxed: every square a step of type t away from sq that dist counts nearer holds one of player's
- * pieces (and there is one) */
-static int boxed(const Game *g, const Policy *pol, int player, int t, int sq, const double *dist) {
+ * pieces (and there is one); with counted (the hunt's prey), none of them a hunter of such prey */
+static int boxed(const Game *g, const Policy *pol, int player, int t, int sq, const double *dist,
+                 const double *counted) {
     const double *step = pol->steps + ((size_t)t * (size_t)g->size + sq) * 4;
     int nearer = 0;
     for (int k = 0; k < 4 && step[k] >= 0.0; k++) {
         int n = (int)step[k];
         if (dist[n] < dist[sq]) {
             int q = g->board[n];
-            if (!q || g->owner[q] != player) return 0;
+            if (!q || g->owner[q] != player || (counted && hunts_any(g, pol, player, q, counted))) return 0;
             nearer = 1;
         }
     }
@@ -950,7 +962,7 @@ static double hunted(Game *g, const Policy *pol, int player, const double *count
             if (sq < 0 || pol->hunts[(size_t)tq * nt + te] == 0.0) continue;
             const double *dist = pol->attack + ((size_t)tq * size + at) * size;
             double d = dist[sq];
-            if (d < best && boxed(g, pol, player, tq, sq, dist)) d += pol->head[P_BOXED];
+            if (d < best && boxed(g, pol, player, tq, sq, dist, counted)) d += pol->head[P_BOXED];
             if (d < best) best = d;
         }
         total += best / far;
@@ -974,7 +986,7 @@ static double arrival(Game *g, const Policy *pol, int player) {
         const double *dist = pol->goal + ((size_t)player * nt + g->ptype[pid]) * size;
         double d = dist[sq];
         if (d < 0.0) continue;
-        if (d < best && boxed(g, pol, player, g->ptype[pid], sq, dist)) d += pol->head[P_BOXED];
+        if (d < best && boxed(g, pol, player, g->ptype[pid], sq, dist, NULL)) d += pol->head[P_BOXED];
         if (d < best) best = d;
     }
     double near = 1.0 - best / far;

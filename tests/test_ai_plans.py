@@ -529,7 +529,8 @@ def test_a_piece_boxed_in_by_its_own_side_counts_more_steps():
     """A winner or hunter whose every step nearer (by its own way of moving) is onto a square one of its
     own side holds counts ``BOXED`` more steps in the push and the hunt, so the move that lets it out pays:
     a Troop Carrier behind two of its Fighters, a Mine Sweeper inside its harbour. An enemy piece in the
-    way boxes nothing in (it may be taken). The kernel counts the same."""
+    way boxes nothing in (it may be taken), nor, in the hunt, one of ours that hunts the same prey (it leads
+    the way). The kernel counts the same."""
     variant = load_variant("aviation")
     index, far = variant.grid.index, variant.grid.files + variant.grid.ranks
     tc = variant.type_index["TC"]
@@ -558,7 +559,18 @@ def test_a_piece_boxed_in_by_its_own_side_counts_more_steps():
     assert boxed(inside, 0, ms, dover.grid.index["a1"], dist)
     assert not boxed(opened, 0, ms, dover.grid.index["a1"], dist)
     assert mopup(inside, 0, 1.0) - mopup(opened, 0, 1.0) == pytest.approx(BOXED / 20)
-    for v, states in ((variant, (shut, half, theirs)), (dover, (inside, opened))):
+    # in the enemy's one gap (h9|h10), a Mine Sweeper ahead of the Battleship leads the way to the Mines it
+    # lifts: the Battleship behind it is not boxed in; a Patrol Vessel there (it takes nothing left) boxes it
+    fortress = {"g11": "red Mine", "f11": "red Mine", "g12": "red PV", "c3": "blue FS", "h8": "blue BS"}
+    led = GameState.from_position(dover, {**fortress, "h9": "blue MS"}, "blue")
+    blocked = GameState.from_position(dover, {**fortress, "h9": "blue PV", "a1": "blue MS"}, "blue")
+    bs, pv_at = dover.type_index["BS"], dover.grid.index["g12"]
+    way = attack_distance(dover, bs, pv_at)
+    assert way[dover.grid.index["h9"]] < way[dover.grid.index["h8"]]
+    assert not boxed(led, 0, bs, dover.grid.index["h8"], way, prey_types(dover))
+    assert boxed(blocked, 0, bs, dover.grid.index["h8"], way, prey_types(dover))
+    assert boxed(led, 0, bs, dover.grid.index["h8"], way)  # the push of the winners knows no leaders
+    for v, states in ((variant, (shut, half, theirs)), (dover, (inside, opened, led, blocked))):
         kernel = kernel_or_none(v)
         if kernel is not None:
             for state in states:

@@ -655,7 +655,7 @@ def hunted(state, player: int, counted: tuple) -> float:
             if sq >= 0 and hunts[ptype[q]][te] != 0.0:
                 dist = attack_distance(variant, ptype[q], at)
                 d = dist[sq]
-                if d < best and boxed(state, player, ptype[q], sq, dist):
+                if d < best and boxed(state, player, ptype[q], sq, dist, counted):
                     d += BOXED
                 if d < best:
                     best = d
@@ -663,22 +663,34 @@ def hunted(state, player: int, counted: tuple) -> float:
     return total
 
 
-def boxed(state, player: int, t: int, sq: int, dist: list) -> bool:
+def boxed(state, player: int, t: int, sq: int, dist: list, counted: tuple | None = None) -> bool:
     """Whether a piece of ``player``'s of type ``t`` on ``sq`` is boxed in by its own side: there are squares
     one step of its away (:func:`neighbours_of`) that ``dist`` counts nearer, and ``player``'s pieces hold
     them all. :func:`hunted` and :func:`arrival` count ``BOXED`` more steps for it, so that a step that lets
     it out pays: Aviation Troop Carriers waited for hundreds of plies behind their own Fighters, Dover Patrol
-    Mine Sweepers inside their own harbour, with nothing telling the pieces in the way to go."""
+    Mine Sweepers inside their own harbour, with nothing telling the pieces in the way to go. In the hunt
+    (``counted``: the prey :func:`hunted` counts), a piece in the way that itself hunts an enemy piece
+    of those leads the way rather than blocks it: a Dover Patrol Mine Sweeper that went ahead of its
+    Battleship into the one gap of the enemy's Harbour Wall counted the Battleship 2 steps further from the
+    enemy's last movers, more than the 3 steps it gained on the Mines, and the search, 30 pieces to 3 ahead,
+    kept it outside the wall until the ply limit."""
     here = dist[sq]
     board, owner = state.board, state.owner
     nearer = False
     for n in neighbours_of(state.variant, t)[sq]:
         if dist[n] < here:
             q = board[n]
-            if not q or owner[q] != player:
+            if not q or owner[q] != player or (counted is not None and _hunts_any(state, player, q, counted)):
                 return False
             nearer = True
     return nearer
+
+
+def _hunts_any(state, player: int, q: int, counted: tuple) -> bool:
+    """Whether ``player``'s piece ``q`` takes (:func:`mopup_table`) an enemy piece of a type ``counted`` marks."""
+    row = mopup_table(state.variant)[state.ptype[q]]
+    square, ptype = state.square, state.ptype
+    return any(square[e] >= 0 and counted[ptype[e]] and row[ptype[e]] != 0.0 for e in state.pids[1 - player])
 
 
 def arrival(state, player: int) -> float:
