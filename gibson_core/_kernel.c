@@ -931,7 +931,8 @@ static int hunts_any(const Game *g, const Policy *pol, int player, int q, const 
 }
 
 /* ai.values.boxed: every square a step of type t away from sq that dist counts nearer holds one of player's
- * pieces (and there is one); with counted (the hunt's prey), none of them a hunter of such prey */
+ * pieces (and there is one); with counted (the hunt's prey, given while the enemy has a wall), none of them a
+ * hunter of such prey */
 static int boxed(const Game *g, const Policy *pol, int player, int t, int sq, const double *dist,
                  const double *counted) {
     const double *step = pol->steps + ((size_t)t * (size_t)g->size + sq) * 4;
@@ -953,6 +954,11 @@ static double hunted(Game *g, const Policy *pol, int player, const double *count
     size_t nt = (size_t)g->r->ntypes, size = (size_t)g->size;
     int files = g->r->files, far = files + g->size / files;
     double total = 0.0;
+    const double *leaders = NULL; /* before a walled fortress our hunters queue at its gaps (boxed) */
+    for (int j = 0; j < g->npids[1 - player]; j++) {
+        int e = g->pids[1 - player][j];
+        if (g->square[e] >= 0 && pol->walls[g->ptype[e]] != 0.0) leaders = counted;
+    }
     for (int j = 0; j < g->npids[1 - player]; j++) {
         int e = g->pids[1 - player][j], at = g->square[e], te = g->ptype[e];
         if (at < 0 || counted[te] == 0.0) continue;
@@ -962,7 +968,7 @@ static double hunted(Game *g, const Policy *pol, int player, const double *count
             if (sq < 0 || pol->hunts[(size_t)tq * nt + te] == 0.0) continue;
             const double *dist = pol->attack + ((size_t)tq * size + at) * size;
             double d = dist[sq];
-            if (d < best && boxed(g, pol, player, tq, sq, dist, counted)) d += pol->head[P_BOXED];
+            if (d < best && boxed(g, pol, player, tq, sq, dist, leaders)) d += pol->head[P_BOXED];
             if (d < best) best = d;
         }
         total += best / far;

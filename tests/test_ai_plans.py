@@ -47,6 +47,7 @@ from gibson_core.ai.values import (
     guard_types,
     guards,
     hunt_lead,
+    hunted,
     mopup,
     piece_values,
     prey_types,
@@ -570,7 +571,15 @@ def test_a_piece_boxed_in_by_its_own_side_counts_more_steps():
     assert not boxed(led, 0, bs, dover.grid.index["h8"], way, prey_types(dover))
     assert boxed(blocked, 0, bs, dover.grid.index["h8"], way, prey_types(dover))
     assert boxed(led, 0, bs, dover.grid.index["h8"], way)  # the push of the winners knows no leaders
-    for v, states in ((variant, (shut, half, theirs)), (dover, (inside, opened, led, blocked))):
+    # the hunt gives its leaders only while the enemy has a wall: a Destroyer ahead (it hunts the Patrol
+    # Vessel, not the Light Cruiser the Battleship goes for) leads while a Mine stands, and boxes the
+    # Battleship in once none does (the Mine, with no Mine Sweeper to lift it, counts a whole board's steps)
+    queue = {"g12": "red LC", "a12": "red PV", "c3": "blue FS", "h8": "blue BS", "h9": "blue Dst"}
+    walled = GameState.from_position(dover, {**queue, "f11": "red Mine"}, "blue")
+    open_sea = GameState.from_position(dover, queue, "blue")
+    counted = prey_types(dover)
+    assert hunted(open_sea, 0, counted) == pytest.approx(hunted(walled, 0, counted) - 1.0 + BOXED / 20)
+    for v, states in ((variant, (shut, half, theirs)), (dover, (inside, opened, led, blocked, walled, open_sea))):
         kernel = kernel_or_none(v)
         if kernel is not None:
             for state in states:

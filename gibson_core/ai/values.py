@@ -643,6 +643,8 @@ def hunted(state, player: int, counted: tuple) -> float:
     hunts = mopup_table(variant)
     square, ptype = state.square, state.ptype
     far = variant.grid.files + variant.grid.ranks
+    walls = sweeper_types(variant)[0]  # before a walled fortress our hunters queue at its gaps: see boxed
+    leaders = counted if any(square[e] >= 0 and walls[ptype[e]] for e in state.pids[1 - player]) else None
     total = 0.0
     for e in state.pids[1 - player]:
         at = square[e]
@@ -655,7 +657,7 @@ def hunted(state, player: int, counted: tuple) -> float:
             if sq >= 0 and hunts[ptype[q]][te] != 0.0:
                 dist = attack_distance(variant, ptype[q], at)
                 d = dist[sq]
-                if d < best and boxed(state, player, ptype[q], sq, dist, counted):
+                if d < best and boxed(state, player, ptype[q], sq, dist, leaders):
                     d += BOXED
                 if d < best:
                     best = d
@@ -668,12 +670,13 @@ def boxed(state, player: int, t: int, sq: int, dist: list, counted: tuple | None
     one step of its away (:func:`neighbours_of`) that ``dist`` counts nearer, and ``player``'s pieces hold
     them all. :func:`hunted` and :func:`arrival` count ``BOXED`` more steps for it, so that a step that lets
     it out pays: Aviation Troop Carriers waited for hundreds of plies behind their own Fighters, Dover Patrol
-    Mine Sweepers inside their own harbour, with nothing telling the pieces in the way to go. In the hunt
-    (``counted``: the prey :func:`hunted` counts), a piece in the way that itself hunts an enemy piece
-    of those leads the way rather than blocks it: a Dover Patrol Mine Sweeper that went ahead of its
-    Battleship into the one gap of the enemy's Harbour Wall counted the Battleship 2 steps further from the
-    enemy's last movers, more than the 3 steps it gained on the Mines, and the search, 30 pieces to 3 ahead,
-    kept it outside the wall until the ply limit."""
+    Mine Sweepers inside their own harbour, with nothing telling the pieces in the way to go. Given
+    ``counted`` (the prey :func:`hunted` counts, while the enemy has a wall left: :func:`sweeper_types`), a
+    piece in the way that itself hunts an enemy piece of those leads the way rather than blocks it: a Dover
+    Patrol Mine Sweeper that went ahead of its Battleship into the one gap of the enemy's Harbour Wall
+    counted the Battleship 2 steps further from the enemy's last movers, more than the 3 steps it gained on
+    the Mines, and the search, 30 pieces to 3 ahead, kept it outside the wall until the ply limit. On boards
+    without walls the leaders measured no better (L'Attaque, Tri-Tactics) or worse (Aviation)."""
     here = dist[sq]
     board, owner = state.board, state.owner
     nearer = False
