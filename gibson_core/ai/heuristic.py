@@ -22,9 +22,10 @@ Each legal move is scored from the mover's Observation and Beliefs:
 
 Set-ups follow the rulebook's hints expressed generically: each piece on a square of its native element,
 pieces that win by arriving forward (but the few precious ones back, screened, where enemy effects and
-actions can strike at a distance, and so the only removers of the enemy's Mines), pieces that beat what attacks our goals beside them, vital pieces
-back, a goal we never need to reach held by an immobile piece, blasters covering the enemy's way to our
-goals but not our own way home, mixed by a little randomness (:func:`planned_setup`).
+actions can strike at a distance, and so are the only removers of the enemy's Mines), pieces that beat
+what attacks our goals beside them, vital pieces back, a goal we never need to reach held by an immobile
+piece, blasters covering the enemy's way to our goals but not our own way home, mixed by a little
+randomness (:func:`planned_setup`).
 """
 
 from __future__ import annotations
