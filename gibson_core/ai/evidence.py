@@ -20,7 +20,7 @@ reach and the fire actions are the variant's data (``variant.rules["effects"]``)
 
 from __future__ import annotations
 
-from ..events import Acted, GameOver, Moved, Removed, Retreated, Revealed
+from ..events import Acted, Attacked, GameOver, Moved, Removed, Retreated, Revealed
 from ..moves import FIRE
 from ..observe import Observation
 from .setup_prior import start_squares
@@ -124,7 +124,7 @@ def held_fire(observation: Observation, variant) -> dict:
     alive, seen = set(ours), set()
     missed = {h: [0] * len(guns) for h in hidden}
     for ply_events, where in _replay(observation, variant):
-        mover = next((e.player for e in ply_events if isinstance(e, Moved | Acted)), me)
+        mover = next((e.player for e in ply_events if isinstance(e, Moved | Acted | Attacked)), me)
         if mover != me and not any(isinstance(e, Acted) and e.kind == FIRE for e in ply_events):
             for (targets, revealed_only), ranged in groups.items():
                 marks = [where[h] * size for h in (seen & alive if revealed_only else alive) if ours[h] in targets]
