@@ -60,22 +60,7 @@ def spared_by_effects(observation: Observation, variant) -> dict:
     ours, hidden = _sides(observation, variant)
     if tables is None or not hidden:
         return {}
-    ids, index, out_of_sight = [t.id for t in variant.types], variant.grid.index, set(hidden)
-    # per reach, per our type: the enemy types ruled out by our piece's survival, by the enemy piece's
-    # survival (backfire), and by our piece staying unseen (a reveal effect)
-    rules = []
-    for squares, by_type in tables.reaches:
-        killed, backfired, spotted = ([set() for _ in ids] for _ in range(3))
-        for g, effects in enumerate(by_type):
-            for effect in effects:
-                for t in range(len(ids)):
-                    if t in effect.backfire:
-                        backfired[t].add(ids[g])
-                    elif effect.destroys(t):
-                        killed[t].add(ids[g])
-                    elif effect.kind == "reveal" and effect.hits(t):
-                        spotted[t].add(ids[g])
-        rules.append((squares, killed, backfired, spotted))
+    index, out_of_sight, rules = variant.grid.index, set(hidden), _effect_rules(variant)
     out: dict = {}
     seen: set = set()  # our pieces the enemy has seen
     at = {index[s]: h for h, s in start_squares(observation).items() if h in out_of_sight}
@@ -101,6 +86,30 @@ def spared_by_effects(observation: Observation, variant) -> dict:
                 del at[index[e.origin]]
                 at[index[e.dest]] = e.handle
     return {h: frozenset(types) for h, types in out.items() if types}
+
+
+def _effect_rules(variant) -> list:
+    """Per reach of the variant's effects, ``(squares, killed, backfired, spotted)``: by our type, the
+    enemy type ids ruled out beside an arrival by our piece's survival, by the enemy piece's survival (an
+    effect that backfires on ours) and by our piece staying unseen (a reveal effect); cached per variant."""
+    cache = _cached(variant)
+    if "spared" not in cache:
+        ids = [t.id for t in variant.types]
+        rules = []
+        for squares, by_type in variant.rules["effects"].reaches:
+            killed, backfired, spotted = ([set() for _ in ids] for _ in range(3))
+            for g, effects in enumerate(by_type):
+                for effect in effects:
+                    for t in range(len(ids)):
+                        if t in effect.backfire:
+                            backfired[t].add(ids[g])
+                        elif effect.destroys(t):
+                            killed[t].add(ids[g])
+                        elif effect.kind == "reveal" and effect.hits(t):
+                            spotted[t].add(ids[g])
+            rules.append((squares, killed, backfired, spotted))
+        cache["spared"] = rules
+    return cache["spared"]
 
 
 def held_fire(observation: Observation, variant) -> dict:
