@@ -955,7 +955,7 @@ static double hunted(Game *g, const Policy *pol, int player, const double *count
     int files = g->r->files, far = files + g->size / files;
     double total = 0.0;
     const double *leaders = NULL; /* before a walled fortress our hunters queue at its gaps (boxed) */
-    for (int j = 0; j < g->npids[1 - player]; j++) {
+    for (int j = 0; j < g->npids[1 - player] && !leaders; j++) {
         int e = g->pids[1 - player][j];
         if (g->square[e] >= 0 && pol->walls[g->ptype[e]] != 0.0) leaders = counted;
     }
