@@ -137,6 +137,12 @@ DRIFT = 16  # playouts from the root (in the likeliest world) whose mean value t
 URGENCY = 3.0  # restless, a root move's heuristic score gains this many times its change of values.pull_terms
 
 
+def clamped(value: float) -> float:
+    """``value`` within ``±CLAMP``: what one iteration, a root prior or the drift may count (the kernel's
+    ``clamp`` is the same)."""
+    return max(-CLAMP, min(CLAMP, value))
+
+
 def urgency(scorer: MoveScorer, moves: list) -> list:
     """For each of ``moves``, how much it changes :func:`values.pull_terms` (restless) for the side to move
     in the scorer's likeliest world. A restless search's root adds it to the heuristic's scores: the
@@ -470,7 +476,7 @@ class SearchAgent(Agent):
                 mark = state.mark()
                 end = state.finish(self.depth, twister, playout.greed, me, playout.restless)
                 state.rewind(mark)
-            total += max(-CLAMP, min(CLAMP, end - base))
+            total += clamped(end - base)
         return total / DRIFT
 
     def _grow(self, tree, scorer: MoveScorer, rng: random.Random, root: Root, deadline: float | None,
@@ -554,7 +560,7 @@ class PythonTree:
             state.push(key)
             self._descend(state, child, path, playout.choose, reach)
             end = playout.finish(state, depth, me)
-            value = max(-CLAMP, min(CLAMP, end - base))
+            value = clamped(end - base)
             for node, mover in path:
                 node.visits += 1
                 node.total += value if mover == me else -value
@@ -572,7 +578,7 @@ class PythonTree:
             node = children.get(key)
             if node is None:
                 node = children[key] = Node()
-                node.visits, node.total = PRIOR_VISITS, PRIOR_VISITS * max(-CLAMP, min(CLAMP, score))
+                node.visits, node.total = PRIOR_VISITS, PRIOR_VISITS * clamped(score)
                 return key, node
             value = node.mean() + EXPLORE * math.sqrt(log_n / node.visits) + PRIOR * prior / (node.visits + 1)
             if value > best_value:
