@@ -77,6 +77,26 @@ def test_a_set_up_keeps_the_mine_sweepers_out_of_the_first_fights():
             assert all(variant.grid.coords(variant.grid.square(sq))[1] in back for sq in sweepers)
 
 
+def test_a_set_up_never_shuts_a_troop_carrier_in_behind_its_own_balloons():
+    """Aviation: a Troop Carrier moves diagonally, so in a back corner (h1) its one way out is g2, and an
+    Observation Balloon there (it never moves, nothing removes it) shut it in for the whole game: 20 of 400
+    planned set-ups did so (these seeds among them), and three of the search's drawn games had one such
+    Troop Carrier. Every Troop Carrier keeps a way to the enemy Aerodrome past our own Balloons."""
+    variant = load_variant("aviation")
+    grid = variant.grid
+    for seed in (133, 143, 145, 147, 167, 187):
+        for player, goals in (("blue", ("d12", "e12")), ("red", ("d1", "e1"))):
+            setup = planned_setup(variant, player, random.Random(seed))
+            balloons = {grid.square(sq) for sq, t in setup.items() if t == "OB"}
+            reached = {grid.square(sq) for sq in goals}
+            frontier = list(reached)
+            while frontier:  # every square with a diagonal way to the Aerodrome not through a Balloon
+                frontier = [n for sq in frontier for n in grid.diag[sq] if n not in balloons and n not in reached]
+                reached.update(frontier)
+            carriers = [sq for sq, t in setup.items() if t == "TC"]
+            assert len(carriers) == 2 and all(grid.square(sq) in reached for sq in carriers), (seed, player, setup)
+
+
 def test_an_enemy_that_may_win_by_arriving_next_turn_is_met():
     """Capturing the Base: a hidden red piece beside blue's empty Base wins by stepping onto it next turn
     unless blue moves onto the Base or removes the piece; the heuristic does one of them."""

@@ -25,7 +25,8 @@ pieces that win by arriving forward (but the few precious ones back, screened, w
 actions can strike at a distance, and so are the only removers of the enemy's Mines), pieces that beat
 what attacks our goals beside them, vital pieces back, a goal we never need to reach held by an immobile
 piece, blasters covering the enemy's way to our goals but not our own way home, mixed by a little
-randomness (:func:`planned_setup`).
+randomness (:func:`planned_setup`); no immobile piece of ours shuts one of our pieces that win by arriving
+off from its goal (an Aviation Troop Carrier in the corner behind its own Balloon never moves again).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from .values import (
     flag_terms,
     goal_distances,
     goal_pull,
+    goal_targets,
     menacing,
     neighbours_of,
     open_distances,
@@ -84,6 +86,7 @@ KEY = 20.0  # extra worth of removing an immobile enemy piece that shuts the way
 KEY_NEAR = 3  # ...when it stands this many steps (walls ignored) from that square
 LOSE = 50.0  # what a move that leaves the enemy a win by arriving next turn costs (times its probability)
 SHIELD = 3.0  # set-up: worth of each vital immobile piece beside a square, for a piece few enemies remove
+SHUT = 100.0  # set-up: what a square costs where our immobile pieces would shut a winner off from its goal
 ARRIVAL_SAMPLES = 8  # sampled worlds used to judge the automatic effects of moving a key piece
 
 
@@ -669,11 +672,13 @@ def goal_squares(variant, p: int) -> tuple[frozenset, frozenset]:
     return frozenset(theirs), frozenset(ours)
 
 
-def _steps_to(variant, targets, blocked=frozenset()) -> list:
-    """Orthogonal steps (walls and impassable terrain respected) from every square to the nearest of
-    ``targets``, not passing through ``blocked``; ``None`` where there is no way."""
+def _steps_to(variant, targets, blocked=frozenset(), neighbours=None) -> list:
+    """Steps (orthogonal, or by ``neighbours[square]`` when given; walls and impassable terrain respected)
+    from every square to the nearest of ``targets``, not passing through ``blocked``; ``None`` where there
+    is no way."""
     grid = variant.grid
     passable = MoveTables.for_variant(variant).passable
+    neighbours = grid.orth if neighbours is None else neighbours
     dist: list = [None] * grid.size
     frontier = [sq for sq in sorted(targets) if sq not in blocked]
     for sq in frontier:
@@ -681,7 +686,7 @@ def _steps_to(variant, targets, blocked=frozenset()) -> list:
     while frontier:
         nxt = []
         for sq in frontier:
-            for n in grid.orth[sq]:
+            for n in neighbours[sq]:
                 if dist[n] is None and passable[n] and n not in blocked:
                     dist[n] = dist[sq] + 1
                     nxt.append(n)
@@ -700,6 +705,23 @@ def _cut(variant, ours, outside, blocked, base) -> float:
         if base[sq] is not None:
             extra += 10.0 if dist[sq] is None else dist[sq] - base[sq]
     return extra
+
+
+def _shut_in_by(variant, t: int, at: int, goals: frozenset, fixed: set) -> set:
+    """The squares where one more immobile piece of ours would cut our piece of type ``t`` on ``at`` off
+    from all of ``goals``, past our immobile pieces on ``fixed``. Only a square that every shortest way
+    passes (the one square of its distance from ``at`` on them) can; each such is tried."""
+    neighbours = neighbours_of(variant, t)
+    to_goal = _steps_to(variant, goals, fixed, neighbours)
+    if to_goal[at] is None:
+        return set()
+    from_at = _steps_to(variant, {at}, fixed, neighbours)
+    layers: dict = {}
+    for sq, d in enumerate(from_at):
+        if d and to_goal[sq] is not None and d + to_goal[sq] == to_goal[at]:
+            layers.setdefault(d, []).append(sq)
+    return {on[0] for on in layers.values()
+            if len(on) == 1 and _steps_to(variant, goals, fixed | {on[0]}, neighbours)[at] is None}
 
 
 def _blocker_rank(variant, t: int) -> int:
@@ -773,6 +795,11 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     outside = [sq for sq in range(grid.size) if sq not in zone]
     ours = frozenset(sq for sq in ours if sq in zone)  # only a way home can be blocked by our own set-up
     own_way = _steps_to(variant, ours) if ours else None
+    # our pieces that win by arriving, with the squares where they do
+    winners = {t: frozenset(sq for sq, _n in goal_targets(variant, p, t)) for t in win_types(variant)
+               if variant.types[t].movement.kind != IMMOBILE and goal_targets(variant, p, t)}
+    fixed = set(blocked)  # our immobile pieces placed so far
+    placed_winners: list = []  # (type, square) of our pieces that win by arriving placed so far
 
     def fit(t: int, sq: int) -> float:
         ptype = variant.types[t]
@@ -797,17 +824,29 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     for t in pieces:
         if not free:
             break
+        # no winner is placed where our immobile pieces shut it in, nor an immobile piece where it shuts one in
+        shut = set()
+        if t in winners and fixed:
+            way = _steps_to(variant, winners[t], fixed, neighbours_of(variant, t))
+            shut = {sq for sq in free if way[sq] is None}
+        elif t in immobile:
+            for w, at in placed_winners:
+                shut |= _shut_in_by(variant, w, at, winners[w], fixed)
         if t in immobile and own_way is not None:
             # an immobile piece must not lengthen our own way to the squares we must reach
             cost = {sq: _cut(variant, ours, outside, blocked | {sq}, own_way) for sq in free}
-            sq = max(free, key=lambda s: fit(t, s) - 2.0 * cost[s])
+            sq = max(free, key=lambda s: fit(t, s) - 2.0 * cost[s] - SHUT * (s in shut))
             blocked.add(sq)
         else:
-            sq = max(free, key=lambda s: fit(t, s))
+            sq = max(free, key=lambda s: fit(t, s) - SHUT * (s in shut))
         free.remove(sq)
         setup[grid.names[sq]] = variant.types[t].id
         if t in shielded:
             shielded_at.append(sq)
+        if t in immobile:
+            fixed.add(sq)
+        elif t in winners:
+            placed_winners.append((t, sq))
     return setup
 
 
