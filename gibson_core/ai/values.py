@@ -51,6 +51,7 @@ RESTLESS_FROM = 0.0  # restless (a long stretch without a capture): the share fr
 RESTLESS_FULL = 0.5  # ...and the share at which they count in full (an even game)
 RESTLESS = 2.0  # restless, the hunt, the push and the guards count this many times as much
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
+STEALTH = 0.5  # ...for a type that must come unseen to where the enemy shoots what it sees (stealth_types)
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
@@ -138,16 +139,43 @@ def piece_values(variant) -> tuple:
 
 
 def secrecy_values(variant) -> tuple:
-    """What keeping each type unseen is worth to its owner, by type index: ``SECRECY`` times its worth, 0 for
-    a type whose loss loses the game (seeing it is reaching it). The enemy's knowledge is worth this to
-    them: attacking an unseen piece pays in part even when the attacker is lost, a Searchlight's light
-    pays, and a piece that reveals itself by a fight pays for it. In a determinized search every sampled
-    world is fully known, so without this term finding out what a piece is has no worth at all."""
+    """What keeping each type unseen is worth to its owner, by type index: ``SECRECY`` times its worth
+    (``STEALTH`` times it for a :func:`stealth_types` type), 0 for a type whose loss loses the game (seeing
+    it is reaching it). The enemy's knowledge is worth this to them: attacking an unseen piece pays in part
+    even when the attacker is lost, a Searchlight's light pays, and a piece that reveals itself by a fight
+    pays for it. In a determinized search every sampled world is fully known, so without this term finding
+    out what a piece is has no worth at all."""
     cache = _cached(variant)
     if "secrecy" not in cache:
-        cache["secrecy"] = tuple(0.0 if t in variant.lose_when_removed else SECRECY * v
+        stealth = stealth_types(variant)
+        cache["secrecy"] = tuple(0.0 if t in variant.lose_when_removed else (STEALTH if stealth[t] else SECRECY) * v
                                  for t, v in enumerate(piece_values(variant)))
     return cache["secrecy"]
+
+
+def stealth_types(variant) -> tuple:
+    """``stealth[t]``: whether type ``t`` must come unseen to where the enemy shoots what it sees: a target
+    of a fire action that takes only pieces the firing side has seen, that wins by arriving or destroys
+    such a shooter by arriving beside it (Aviation's Troop Carriers and Bombers; no type of another
+    shipped variant). Seen, it is shot down as soon as it comes within a gun's range, so it can no longer
+    reach the enemy Aerodrome or a gun: being seen costs it far more of its worth than a seen Fighter,
+    which fights on as it did (cached)."""
+    cache = _cached(variant)
+    if "stealth" not in cache:
+        tables = variant.rules.get("effects")
+        shooters, targets = set(), set()
+        for g, acts in enumerate(tables.actions if tables is not None else ()):
+            for act in acts:
+                if act.kind == FIRE and act.revealed_only:
+                    shooters.add(g)
+                    targets |= set(act.targets)
+        near = set(win_types(variant))
+        for _squares, by_type in tables.reaches if shooters else ():
+            for g in shooters:
+                for effect in by_type[g]:
+                    near |= set(effect.backfire)
+        cache["stealth"] = tuple(t in targets and t in near for t in range(len(variant.types)))
+    return cache["stealth"]
 
 
 def neighbours_of(variant, t: int) -> tuple:
