@@ -772,7 +772,7 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
             counts[t] -= 1
             free.remove(sq)
             setup[grid.names[sq]] = variant.types[t].id
-    blocked = {grid.index[name] for name in setup}
+    blocked = {grid.index[name] for name in setup}  # our immobile pieces placed so far
     # the enemy's way to our goals (Flags included): immobile blasters cover it, nearer squares counting more
     near = _steps_to(variant, theirs) if theirs else [None] * grid.size
     approach = [0.0 if d is None or sq in blocked else 1.0 / (1 + d) ** 2 for sq, d in enumerate(near)]
@@ -797,8 +797,8 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     own_way = _steps_to(variant, ours) if ours else None
     # our pieces that win by arriving, with the squares where they do
     winners = {t: frozenset(sq for sq, _n in goal_targets(variant, p, t)) for t in win_types(variant)
-               if variant.types[t].movement.kind != IMMOBILE and goal_targets(variant, p, t)}
-    fixed = set(blocked)  # our immobile pieces placed so far
+               if variant.types[t].movement.kind != IMMOBILE}
+    winners = {t: goals for t, goals in winners.items() if goals}
     placed_winners: list = []  # (type, square) of our pieces that win by arriving placed so far
 
     def fit(t: int, sq: int) -> float:
@@ -826,17 +826,16 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
             break
         # no winner is placed where our immobile pieces shut it in, nor an immobile piece where it shuts one in
         shut = set()
-        if t in winners and fixed:
-            way = _steps_to(variant, winners[t], fixed, neighbours_of(variant, t))
+        if t in winners and blocked:
+            way = _steps_to(variant, winners[t], blocked, neighbours_of(variant, t))
             shut = {sq for sq in free if way[sq] is None}
         elif t in immobile:
             for w, at in placed_winners:
-                shut |= _shut_in_by(variant, w, at, winners[w], fixed)
+                shut |= _shut_in_by(variant, w, at, winners[w], blocked)
         if t in immobile and own_way is not None:
             # an immobile piece must not lengthen our own way to the squares we must reach
             cost = {sq: _cut(variant, ours, outside, blocked | {sq}, own_way) for sq in free}
             sq = max(free, key=lambda s: fit(t, s) - 2.0 * cost[s] - SHUT * (s in shut))
-            blocked.add(sq)
         else:
             sq = max(free, key=lambda s: fit(t, s) - SHUT * (s in shut))
         free.remove(sq)
@@ -844,7 +843,7 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
         if t in shielded:
             shielded_at.append(sq)
         if t in immobile:
-            fixed.add(sq)
+            blocked.add(sq)
         elif t in winners:
             placed_winners.append((t, sq))
     return setup
