@@ -240,3 +240,25 @@ def test_planned_setups_shield_an_immobile_vital_piece():
         beside = [grid.names[n] for n in grid.orth[flag] if n in zone]
         assert beside and all(setup[sq] == "Mine" for sq in beside), (seed, setup)
     assert len(flags) > 1
+
+
+def test_a_first_analysis_spends_its_budget_searching_not_counting_set_ups(monkeypatch):
+    """The enemy's set-up statistics are counted once per process and variant; an analysis of a loaded
+    position by a fresh agent (no set-up chosen first) counts them before its budget starts, so it still
+    searches. Counted inside the budget (about 0.2 s for Aviation), the first analysis ran no iteration."""
+    import time
+
+    from gibson_core.ai import search
+    from gibson_core.bench import midgame_positions
+
+    counted = search.setup_ratios
+
+    def slow(*args):  # a one-off count longer than the whole budget
+        time.sleep(0.3)
+        return counted(*args)
+
+    monkeypatch.setattr(search, "setup_ratios", slow)
+    state = midgame_positions(load_variant("lattaque"), random.Random(4), 1, 60)[0]
+    agent = make_agent("search", seconds=0.1)
+    analysis = agent.analyse(observe(state, state.player))
+    assert analysis.iterations > 0 and analysis.moves[0].visits > 0

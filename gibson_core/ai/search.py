@@ -395,11 +395,13 @@ class SearchAgent(Agent):
 
     def _search(self, observation: Observation, rng: random.Random, budget: float | None):
         legal = observation.legal_moves
+        variant = variant_of(observation)
+        # the enemy's set-up statistics are counted once per process and variant (choose_setup does it before
+        # a game): the budget starts after them, or an analysis of a loaded position searched nothing
+        ratios = self._enemy_setups(variant, observation.player)
         start = time.perf_counter()
         seconds = budget if budget is not None else self.seconds
         deadline = None if seconds is None else start + SLACK * seconds  # the rest: ranking, a late iteration
-        variant = variant_of(observation)
-        ratios = self._enemy_setups(variant, observation.player)
         scorer = MoveScorer(observation, variant, rng, infer_beliefs(observation, variant, ratios) if ratios else None)
         # Every move is scored, even when that alone outruns the budget on a loaded machine: leaving moves
         # out (as once tried) made the search play worse than the heuristic it starts from
