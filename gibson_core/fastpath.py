@@ -614,7 +614,7 @@ class Kernel:
             nt, size = len(v.types), v.grid.size
             counted = vals.winning_types(v)
             vital, breakers = vals.siege_types(v)
-            flat = list(vals.piece_values(v)) + [float(t in counted) for t in range(nt)]
+            flat = list(vals.search_values(v)) + [float(t in counted) for t in range(nt)]
             flat += [float(m) for m in vals.mobile_types(v)]
             flat += [float(t in vital) for t in range(nt)] + [float(t in breakers) for t in range(nt)]
             flat += list(vals.secrecy_values(v)) + [float(p) for p in vals.prey_types(v)]

@@ -26,6 +26,7 @@ from gibson_core.ai.values import (
     BOXED,
     COVER,
     GUARD,
+    GUARD_WORTH,
     MOPUP,
     MOPUP_FROM,
     MOPUP_FULL,
@@ -52,6 +53,7 @@ from gibson_core.ai.values import (
     mopup,
     piece_values,
     prey_types,
+    search_values,
     secrecy_values,
     siege,
     siege_types,
@@ -698,7 +700,15 @@ def test_bombers_are_drawn_to_the_guns_that_keep_the_troop_carriers_out():
     assert evaluate(after, 0) - evaluate(before, 0) == pytest.approx(GUARD * 2 / far)
     assert evaluate(after, 1) - evaluate(before, 1) == pytest.approx(-GUARD * 2 / far)
     gun = variant.type_index["AA3"]
-    worth = piece_values(variant)[gun] + secrecy_values(variant)[gun] + square_tables(variant)[1][gun][sq("c8")]
+    # to the evaluation (and the search's playouts) a guard is worth GUARD_WORTH times its table worth;
+    # the heuristic's move scores keep the table's
+    assert search_values(variant)[gun] == GUARD_WORTH * piece_values(variant)[gun]
+    assert [w for t, w in enumerate(search_values(variant)) if not guard[t]] == [
+        w for t, w in enumerate(piece_values(variant)) if not guard[t]]
+    for other in ("dover-patrol", "lattaque", "tri-tactics"):
+        assert search_values(load_variant(other)) == piece_values(load_variant(other))
+    assert MoveScorer(observe(before, "red"), variant, random.Random(0)).values == piece_values(variant)
+    worth = search_values(variant)[gun] + secrecy_values(variant)[gun] + square_tables(variant)[1][gun][sq("c8")]
     # a gun destroyed: its material, its distance, and the last guards of a goal blue can still reach
     # counting as the last winners do (red's two guns down to one)
     last = winner_bonus(2) - winner_bonus(1)

@@ -47,6 +47,7 @@ from .danger import SHOT, DangerMap, strike_squares
 from .values import (
     OUT_OF_ELEMENT_STEP,
     CombatProbe,
+    breaker_types,
     distance_to,
     evaluate,
     flag_terms,
@@ -729,8 +730,11 @@ def _blocker_rank(variant, t: int) -> int:
     return sum(a.count for i, a in enumerate(variant.types) if DEFENDER in variant.combat_cells[i][t][1].removed)
 
 
-def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) -> dict[str, str]:
+def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8,
+                  breakers: bool = False) -> dict[str, str]:
     """A set-up following the rulebook's generic hints (see the module docstring), randomised by ``noise``.
+    With ``breakers`` the pieces that alone remove the enemy's guards of our goal (:func:`breaker_types`:
+    Aviation's Bombers) are kept back too, out of the first fights (the search's set-ups).
 
     Goals are guarded: a square where the enemy wins by arriving, and that we never need to reach ourselves,
     is held by the immobile piece the fewest enemy pieces can remove (a Mine on the Base in Dover Patrol's
@@ -753,6 +757,8 @@ def planned_setup(variant, player: str, rng: random.Random, noise: float = 0.8) 
     # and the only pieces that remove the enemy's Mines: both kept back, out of the first fights
     screened = scarce_types(variant) if variant.rules.get("effects") is not None else frozenset()
     screened |= {t for t, sweeps in enumerate(sweeper_types(variant)[1]) if sweeps}
+    if breakers:
+        screened |= breaker_types(variant)
     immobile = [t for t, ptype in enumerate(variant.types) if ptype.movement.kind == IMMOBILE and ptype.count
                 and t not in variant.lose_when_removed]
     theirs, ours = goal_squares(variant, p)

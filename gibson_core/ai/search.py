@@ -96,9 +96,9 @@ from ..seeding import derive
 from .analysis import Analysis, ScoredMove
 from .base import Agent
 from .beliefs import infer_beliefs
-from .heuristic import HeuristicAgent, MoveScorer
+from .heuristic import MoveScorer, planned_setup
 from .setup_prior import setup_ratios
-from .values import CombatProbe, distance_to, evaluate, piece_values, pull_terms, square_tables
+from .values import CombatProbe, distance_to, evaluate, pull_terms, search_values, square_tables
 from .world import variant_of
 
 
@@ -179,7 +179,7 @@ class Playout:
         self.restless = restless  # the ends are scored by values.evaluate(..., restless=True)
         self.probe = CombatProbe(variant)
         self.index = variant.grid.index
-        self.values = piece_values(variant)
+        self.values = search_values(variant)
         self.tables = square_tables(variant)
         self.flags = variant.rules.get("flags")
         self.mobile = [ptype.movement.kind != IMMOBILE for ptype in variant.types]
@@ -222,7 +222,7 @@ class Playout:
                 continue
             a, t = board[o], board[index[move.target]]
             if state.revealed[t]:
-                gain = self.probe.gain(state, a, t, ptype[a], ptype[t], d)
+                gain = self.probe.gain(state, a, t, ptype[a], ptype[t], d, self.values, self.values)
             else:  # the mover does not know what it attacks: the mean over what it may be
                 gain = self._blind_gain(state, a, t, d, *(mobile if state.moved[t] and mobile[1] else hidden))
             if gain > best_gain:
@@ -257,7 +257,7 @@ class Playout:
         ta = state.ptype[a]
         for td, c in enumerate(counts):
             if c:
-                gain += c * self.probe.gain(state, a, d, ta, td, dest)
+                gain += c * self.probe.gain(state, a, d, ta, td, dest, self.values, self.values)
         return gain / total
 
     def finish(self, state, depth: int, player: int) -> float:
@@ -340,14 +340,17 @@ class SearchAgent(Agent):
         self.margin = margin  # the search overrides the heuristic's first choice only when it is this much better
         self.compiled = compiled  # the tree and playouts in the fast path's kernel when it plays the variant (same choices)
         self.last_iterations = 0  # how many iterations the last choose_move ran (for tests and tuning)
-        self._setup = HeuristicAgent()
         self._tree: tuple | None = None  # (moves so far when it was searched, the trees, our move text)
 
     def choose_setup(self, variant, player: str, rng: random.Random) -> dict[str, str]:
-        """The heuristic's planned set-up; the set-up statistics of the enemy are counted now (once per
-        process and variant), so that the first move's budget is not spent on them."""
+        """The heuristic's planned set-up with the breakers of the enemy's guards kept back (Aviation's
+        Bombers, the only pieces that destroy a gun: ``planned_setup(..., breakers=True)``). The
+        heuristic's set-ups put them in front, where the first lights reveal them and the guns shoot them
+        down: both sides lost about 8 of their 9 a game, most before ply 500, and a side without Bombers
+        cannot break the enemy's guns, the only way to a win. The set-up statistics of the enemy are
+        counted now (once per process and variant), so that the first move's budget is not spent on them."""
         self._enemy_setups(variant, player)
-        return self._setup.choose_setup(variant, player, rng)
+        return planned_setup(variant, player, rng, breakers=True)
 
     def _enemy_setups(self, variant, player: str) -> dict:
         """The set-up statistics' ratios of ``player``'s enemy at this agent's share (empty: no prior)."""

@@ -3,6 +3,8 @@
 - :func:`piece_values`: a type's worth from how much of the enemy army it beats in the combat table (as
   attacker and as defender), plus a bonus for pieces that can win by arriving and a very large worth for
   pieces whose loss loses the game; a type's own ``value`` from the data is used when every type has one.
+- :func:`search_values`: the worth :func:`evaluate` and the search's playouts read: :func:`piece_values`,
+  a guard of a goal (a gun, which alone keeps the enemy's winners out) counted ``GUARD_WORTH`` times.
 - :func:`square_tables`: per player, type and square, a positional term: a penalty for standing out of
   element or on a transit square, a pull towards the squares where that type wins by arriving, and for a
   type with actions at a distance, towards where they reach the enemy's set-up zone (:func:`action_cover`).
@@ -53,6 +55,7 @@ RESTLESS = 2.0  # restless, the hunt, the push and the guards count this many ti
 SECRECY = 0.2  # share of a piece's worth that its owner keeps while the enemy has not seen what it is
 STEALTH = 0.5  # ...for a type that must come unseen to where the enemy shoots what it sees (stealth_types)
 WIN_BONUS = 1.5  # extra worth of a type that can win by arriving
+GUARD_WORTH = 2.0  # a guard of a goal (a gun) counts this many times its worth in evaluate and the playouts
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
 OUT_OF_ELEMENT_STEP = 3  # a step out of a piece's element counts as this many on the way to its goal
@@ -355,6 +358,20 @@ def open_distances(variant, player: int, t: int, extra: list, target: int | None
     return _goal_way(variant, player, t, goal_targets(variant, player, t), extra)
 
 
+def search_values(variant) -> tuple:
+    """The worth :func:`evaluate`, :func:`hunt_lead` and the search's playouts give each type, by type
+    index: :func:`piece_values`, a guard of a goal (:func:`guard_types`: Aviation's guns, which shoot the
+    Troop Carriers and which only Bombers remove) ``GUARD_WORTH`` times over. Its value in the table
+    (3.0, a Bomber's 2.4) made a Bomber that destroys one of four guns and is shot down for it an even
+    trade, while the games are won only once the enemy's guns are gone. The heuristic's move scores keep
+    :func:`piece_values` (cached)."""
+    cache = _cached(variant)
+    if "search" not in cache:
+        guard = guard_types(variant)
+        cache["search"] = tuple(v * GUARD_WORTH if guard[t] else v for t, v in enumerate(piece_values(variant)))
+    return cache["search"]
+
+
 def winner_bonus(k: int) -> float:
     """Extra worth of having ``k`` pieces able to win by arriving: the last one counts most."""
     return SCARCE * (1.0 - 0.5 ** k)
@@ -565,6 +582,17 @@ def guard_types(variant) -> tuple:
     return cache["guard"]
 
 
+def breaker_types(variant) -> frozenset:
+    """Our types that remove an enemy guard of our winners' goal (:func:`guard_types`, by
+    :func:`mopup_table`): Aviation's Bombers, the only pieces that destroy a gun. Cached."""
+    cache = _cached(variant)
+    if "breakers" not in cache:
+        guard = guard_types(variant)
+        cache["breakers"] = frozenset(t for t, row in enumerate(mopup_table(variant))
+                                      if any(r and g for r, g in zip(row, guard, strict=True)))
+    return cache["breakers"]
+
+
 def sweeper_types(variant) -> tuple:
     """``(walls, sweepers)``: ``walls[t]``, whether type ``t`` is an immobile piece whose effect destroys
     what arrives beside it (Dover Patrol's Mines, prey of the hunt: :func:`prey_types`);
@@ -625,7 +653,7 @@ def hunt_lead(state, player: int, restless: bool = False) -> float:
     the enemy's last movers (:func:`mopup`) and pushes our nearest winner by arriving home
     (:func:`arrival`), each times this lead."""
     variant = state.variant
-    values = piece_values(variant)
+    values = search_values(variant)
     mobile = mobile_types(variant)
     square, ptype = state.square, state.ptype
     worth = [0.0, 0.0]
@@ -765,7 +793,7 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restle
             return 0.0
         return 1000.0 if result.winner == state.variant.players[player] else -1000.0
     variant = state.variant
-    values = piece_values(variant)
+    values = search_values(variant)
     tables = square_tables(variant)
     secret = secrecy_values(variant) if secrecy else (0.0,) * len(values)
     counted = winning_types(variant)
