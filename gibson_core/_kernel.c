@@ -798,7 +798,7 @@ static long playout(Game *g, long max_plies) {
  * [type][target][square]. The same operations in the same order as the Python code, so the floating-point
  * results (and so every choice) are identical. */
 enum { P_SCARCE, P_FLAG_HELD, P_FLAG_HOME, P_FLAG_REACH, P_FLAG_AWAY, P_HAS_SCARCE, P_SIEGE, P_MOPUP, P_MOPUP_FROM, P_MOPUP_FULL,
-       P_MOPUP_WORTH, P_PUSH, P_GUARD, P_BOXED, P_HEADER };
+       P_MOPUP_WORTH, P_PUSH, P_GUARD, P_BOXED, P_HOPELESS, P_HEADER };
 
 typedef struct {
     const double *head, *values, *scarce, *mobile, *vital, *breaker, *secret, *prey, *guard, *walls, *sweepers, *hunts,
@@ -1045,7 +1045,10 @@ static double evaluate(Game *g, const Policy *pol, int player) {
                - (walled[player] ? winner_bonus(pol, swept[1 - player]) : 0.0);
     if (g->r->sec[S_FLAGS][G_HAS]) score += flag_terms(g, pol, player) - flag_terms(g, pol, 1 - player);
     if (pol->head[P_SIEGE] != 0.0) score += pol->head[P_SIEGE] * (siege(g, pol, 1 - player) - siege(g, pol, player));
-    return score + pull_terms(g, pol, player);
+    score += pull_terms(g, pol, player);
+    double share = pol->head[P_HOPELESS]; /* a side that can no longer win is at best drawing */
+    if (share != 0.0 && ((score > 0.0 && !counts[player]) || (score < 0.0 && !counts[1 - player]))) score *= share;
+    return score;
 }
 
 /* ai.values.CombatProbe.gain: the fight of a (moved to a_sq) against d, as the attacker's material change */

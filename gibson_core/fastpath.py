@@ -601,7 +601,7 @@ class Kernel:
             header = [vals.SCARCE, vals.FLAG_HELD, vals.FLAG_HOME, vals.FLAG_REACH, vals.FLAG_AWAY,
                       float(bool(counted)), vals.SIEGE if vals.siege_types(v)[0] else 0.0, pulls.mopup,
                       pulls.start, pulls.full, vals.MOPUP_WORTH, pulls.push,
-                      pulls.guard if any(vals.guard_types(v)) else 0.0, float(vals.BOXED)]
+                      pulls.guard if any(vals.guard_types(v)) else 0.0, float(vals.BOXED), vals.hopeless_share(v)]
             self._policies[restless] = array("d", header).tobytes() + self._policy_tables()
         return self._policies[restless]
 

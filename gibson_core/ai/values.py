@@ -19,7 +19,9 @@
   (:func:`hunt_lead`) the side whose evaluation it is hunts down the enemy's last movers (:func:`mopup`)
   and pushes its nearest winner by arriving home (:func:`arrival`), that side's only. A ``restless`` side
   (the search's, after a long stretch without a capture) hunts and pushes from an even game on, and the
-  hunt, the push and the guards count ``RESTLESS`` times as much.
+  hunt, the push and the guards count ``RESTLESS`` times as much. Where arriving is the only way to win, a
+  side with no piece left that wins so is at best drawing: it keeps ``HOPELESS`` of its lead
+  (:func:`hopeless_share`), and the side that can still win keeps that much of its deficit.
 - :class:`CombatProbe`: the outcome of a hypothetical fight (given types on given squares) from the
   variant's own resolver, cached when no plugin hook can change it.
 """
@@ -59,6 +61,7 @@ GUARD_WORTH = 2.0  # a guard of a goal (a gun) counts this many times its worth 
 GOAL_NEAR = 3.0  # positional bonus of a winning type next to its goal (halved a square further off, ...)
 GOAL_PULL = 0.25  # positional bonus of a winning type per step closer to its goal
 OUT_OF_ELEMENT_STEP = 3  # a step out of a piece's element counts as this many on the way to its goal
+HOPELESS = 0.25  # share of its lead a side keeps with no winner by arriving left (a draw at best; see evaluate)
 BOXED = 2  # more steps for a hunter or winner whose every step nearer is onto a square one of ours holds
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -383,6 +386,24 @@ def winning_types(variant) -> frozenset:
     their material: with none left a side cannot win (a Tri-Tactics side whose last Ship is sunk while the
     enemy has no Infantry or Ship left turns its win into a draw)."""
     return win_types(variant) | variant.draw_when_none_left
+
+
+def hopeless_share(variant) -> float:
+    """``HOPELESS`` where a side with no piece of :func:`winning_types` left cannot win but by leaving the
+    enemy with no move (the only wins of the variant are arrivals, each by a type that ``winning_types``
+    counts, and no piece is lost with or Flag fetched), else 0 (cached). :func:`evaluate` then keeps that
+    share of such a side's lead, and of the deficit of an enemy that can no longer lose so: an Aviation side
+    30 ahead in material with its last Troop Carrier counted losing it as about 15, the Carrier's worth and
+    last-winner bonus, when it turned a likely win into a draw, and in 5 of the 12 draws of 38 games the
+    search had lost both its Troop Carriers to guns, most far ahead. A share above 0 keeps the hunt of the
+    enemy's last movers worth something (a side left with no move loses)."""
+    cache = _cached(variant)
+    if "hopeless" not in cache:
+        arriving = win_types(variant)
+        only = (bool(arriving) and arriving == winning_types(variant) and not variant.lose_when_removed
+                and not variant.lose_when_only_left and "flags" not in variant.rules)
+        cache["hopeless"] = HOPELESS if only else 0.0
+    return cache["hopeless"]
 
 
 def scarce_types(variant) -> frozenset:
@@ -784,7 +805,8 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restle
     winning (see the module docstring), and ``player``'s own hunt of the enemy's last movers when far
     ahead (not the opponent's: so ``evaluate(state, 0)`` is not ``-evaluate(state, 1)`` then); ±1000 for
     a finished game. ``secrecy=False`` leaves out what keeping pieces unseen is worth
-    (:func:`secrecy_values`), ``hunt=False`` that hunt (:func:`mopup`; the heuristic reads actions so);
+    (:func:`secrecy_values`), ``hunt=False`` that hunt (:func:`mopup`) and the share a side that can no longer
+    win keeps of its lead (:func:`hopeless_share`; the heuristic reads actions so);
     ``restless=True`` hunts and pushes from an even game on, the hunt, push and guards ``RESTLESS`` times
     as strong (the search's, after a long stretch without a capture)."""
     result = state.result
@@ -832,7 +854,11 @@ def evaluate(state, player: int, secrecy: bool = True, hunt: bool = True, restle
         score += flag_terms(state, player) - flag_terms(state, 1 - player)
     if siege_types(variant)[0]:  # the enemy's breakers near our vital piece, ours near theirs
         score += SIEGE * (siege(state, 1 - player) - siege(state, player))
-    return score + pull_terms(state, player, hunt, restless)
+    score += pull_terms(state, player, hunt, restless)
+    share = hopeless_share(variant) if hunt else 0.0  # a side that can no longer win is at best drawing
+    if share and ((score > 0.0 and not counts[player]) or (score < 0.0 and not counts[1 - player])):
+        score *= share
+    return score
 
 
 def pull_terms(state, player: int, hunt: bool = True, restless: bool = False) -> float:
