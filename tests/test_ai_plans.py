@@ -6,7 +6,7 @@ import random
 import pytest
 from test_ai_agents import permuted_twin
 
-from gibson_core.ai import make_agent, search
+from gibson_core.ai import make_agent, search, values
 from gibson_core.ai.analysis import Analysis, ScoredMove
 from gibson_core.ai.beliefs import infer_beliefs
 from gibson_core.ai.danger import strike_squares
@@ -27,6 +27,7 @@ from gibson_core.ai.values import (
     COVER,
     GUARD,
     GUARD_WORTH,
+    HOPELESS,
     MOPUP,
     MOPUP_FROM,
     MOPUP_FULL,
@@ -48,6 +49,7 @@ from gibson_core.ai.values import (
     goal_distances,
     guard_types,
     guards,
+    hopeless_share,
     hunt_lead,
     hunted,
     mopup,
@@ -462,6 +464,37 @@ def test_far_ahead_the_search_pushes_its_nearest_winner_home():
     flat = [GameState.from_position(variant, {**level, sq: "blue TC"}, "red") for sq in ("c5", "d6")]
     assert hunt_lead(flat[0], 0) == 0.0
     assert evaluate(flat[1], 0) - evaluate(flat[0], 0) == pytest.approx(step)
+
+
+def test_a_side_with_no_winner_left_keeps_a_share_of_its_lead(monkeypatch):
+    """Where arriving is the only way to win, a side with no winner left can at best draw (or win by
+    leaving the enemy no move): the search's evaluation keeps ``HOPELESS`` of such a side's lead, and of
+    the deficit of an enemy that can no longer win so. An Aviation side far ahead counted its last Troop
+    Carrier as its material and last-winner bonus, and lost it to guns, in 5 of 12 draws. The heuristic's
+    reading of actions (``hunt=False``) and the variants won otherwise keep it all; the kernel agrees."""
+    assert hopeless_share(load_variant("aviation")) == HOPELESS == hopeless_share(load_variant("tri-tactics"))
+    assert hopeless_share(load_variant("lattaque")) == 0.0 == hopeless_share(load_variant("dover-patrol"))
+    variant = load_variant("aviation")
+    army = {"a1": "blue TSFSq", "b1": "blue SSFSq", "c1": "blue BSq", "f1": "blue FTS", "g1": "blue FTS",
+            "h1": "blue FSS", "a2": "blue FSS", "b2": "blue Ash", "h12": "red RP", "a12": "red TC"}
+    hopeless = GameState.from_position(variant, army, "red")
+    hopeful = GameState.from_position(variant, {**army, "g2": "blue TC"}, "red")
+    cache = values._cached(variant)
+    hopeless_share(variant)
+    kept = {(s, p, h): evaluate(s, p, hunt=h) for s in (hopeless, hopeful) for p in (0, 1) for h in (True, False)}
+    monkeypatch.setitem(cache, "hopeless", 0.0)
+    whole = {key: evaluate(key[0], key[1], hunt=key[2]) for key in kept}
+    monkeypatch.undo()
+    assert whole[(hopeless, 0, True)] > 10.0 and whole[(hopeless, 1, True)] < -10.0
+    assert kept[(hopeless, 0, True)] == pytest.approx(HOPELESS * whole[(hopeless, 0, True)])
+    assert kept[(hopeless, 1, True)] == pytest.approx(HOPELESS * whole[(hopeless, 1, True)])
+    assert all(kept[key] == whole[key] for key in kept if key[0] is hopeful or not key[2])
+    # the last Troop Carrier of a side far ahead is worth far more than its material and bonus
+    last = kept[(hopeful, 0, True)] - kept[(hopeless, 0, True)]
+    assert last > whole[(hopeful, 0, True)] - whole[(hopeless, 0, True)] + 10.0
+    for state in (hopeless, hopeful):
+        for player, restless in ((0, False), (0, True), (1, False), (1, True)):
+            assert FastGame(state).evaluate(player, restless) == evaluate(state, player, restless=restless)
 
 
 def test_a_restless_search_hunts_pushes_and_seeks_the_guns_from_an_even_game():
