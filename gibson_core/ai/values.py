@@ -392,10 +392,10 @@ def hopeless_share(variant) -> float:
     """``HOPELESS`` where a side with no piece of :func:`winning_types` left cannot win but by leaving the
     enemy with no move (the only wins of the variant are arrivals, each by a type that ``winning_types``
     counts, and no piece is lost with or Flag fetched), else 0 (cached). :func:`evaluate` then keeps that
-    share of such a side's lead, and of the deficit of an enemy that can no longer lose so: an Aviation side
-    30 ahead in material with its last Troop Carrier counted losing it as about 15, the Carrier's worth and
-    last-winner bonus, when it turned a likely win into a draw, and in 5 of the 12 draws of 38 games the
-    search had lost both its Troop Carriers to guns, most far ahead. A share above 0 keeps the hunt of the
+    share of such a side's lead, and of the deficit of an enemy that can no longer win so. Counted whole, an
+    Aviation side 64 ahead read 50 ahead once its last Troop Carrier was shot down (its worth and
+    last-winner bonus) where a likely win had become a draw, and in 5 of the 12 draws of 38 games the search
+    had lost both its Troop Carriers to guns, most of them far ahead. A share above 0 keeps the hunt of the
     enemy's last movers worth something (a side left with no move loses)."""
     cache = _cached(variant)
     if "hopeless" not in cache:
