@@ -480,7 +480,6 @@ def test_a_side_with_no_winner_left_keeps_a_share_of_its_lead(monkeypatch):
     hopeless = GameState.from_position(variant, army, "red")
     hopeful = GameState.from_position(variant, {**army, "g2": "blue TC"}, "red")
     cache = values._cached(variant)
-    hopeless_share(variant)
     kept = {(s, p, h): evaluate(s, p, hunt=h) for s in (hopeless, hopeful) for p in (0, 1) for h in (True, False)}
     monkeypatch.setitem(cache, "hopeless", 0.0)
     whole = {key: evaluate(key[0], key[1], hunt=key[2]) for key in kept}
